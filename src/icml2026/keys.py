@@ -1,0 +1,54 @@
+"""Citation keys: ``{family}{year}{firstword}``, ASCII-folded, lower case.
+
+Keys are computed once, when a record is created, and stored; they are never
+recomputed on export, so a corrected title does not silently change a key that
+people already cite.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Container
+
+from .collection import fold
+from .markup import to_plain
+
+# Words skipped when choosing the title word, as Google Scholar and Better BibTeX do.
+FUNCTION_WORDS = frozenset(
+    "a an the on of from to in for with and or via towards toward at by is are do does".split()
+)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def ascii_token(text: str) -> str:
+    """``N’Guessan`` → ``nguessan``; ``Cantürk`` → ``canturk``."""
+    return "".join(_WORD.findall(fold(text)))
+
+
+def title_words(title: str) -> list[str]:
+    return [w for w in (ascii_token(t) for t in to_plain(title).split()) if w]
+
+
+def base_key(family: str, year: int, title: str, *, skip_function_words: bool = True) -> str:
+    words = title_words(title)
+    if skip_function_words:
+        words = [w for w in words if w not in FUNCTION_WORDS] or words
+    first = words[0] if words else ""
+    return f"{ascii_token(family) or 'anonymous'}{year}{first}"
+
+
+def unique_key(base: str, taken: Container[str]) -> str:
+    """*base*, or *base* + ``a``, ``b``, … ``z``, ``aa`` … — the first not in *taken*."""
+    if base not in taken:
+        return base
+    n = 0
+    while True:
+        suffix, m = "", n
+        while True:
+            suffix = chr(ord("a") + m % 26) + suffix
+            m = m // 26 - 1
+            if m < 0:
+                break
+        if base + suffix not in taken:
+            return base + suffix
+        n += 1

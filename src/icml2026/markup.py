@@ -1,0 +1,141 @@
+"""The inline markup used in titles and abstracts.
+
+Titles and abstracts are stored as Unicode text with three pieces of markup,
+chosen because the seed document and PMLR already write abstracts this way:
+
+* ``$…$`` — inline LaTeX math, kept verbatim (``$O(|\\mu - \\alpha|^2)$``).
+* ``*…*`` — emphasis (the seed's ``*OpenDeception*``; PMLR's ``<em>``).
+* ``\\`` escapes: ``\\$``, ``\\*`` and ``\\\\`` stand for the literal character;
+  ``\\%`` stands for ``%`` because the seed abstracts write percentages that way.
+  A backslash before any other character is a literal backslash.
+
+Everything else is literal text: ``%``, ``&``, ``_``, ``{``, ``#`` need no
+escaping here; each exporter escapes for its own format.  :func:`parse` turns a
+marked-up string into :class:`Segment` values, which exporters render.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+ESCAPABLE = frozenset("\\$*%")
+
+SegmentKind = Literal["text", "math"]
+
+
+class MarkupError(ValueError):
+    """A marked-up string is malformed (an unclosed ``$`` or ``*``)."""
+
+    def __init__(self, message: str, offset: int) -> None:
+        super().__init__(f"{message} at character {offset}")
+        self.offset = offset
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A run of text or math; ``emph`` is true inside ``*…*``."""
+
+    kind: SegmentKind
+    value: str
+    emph: bool = False
+
+
+def parse(markup: str) -> list[Segment]:
+    """Split *markup* into text and math segments. Raises :class:`MarkupError`."""
+    segments: list[Segment] = []
+    buf: list[str] = []
+    emph = False
+    emph_start = 0
+    i, n = 0, len(markup)
+
+    def flush() -> None:
+        if buf:
+            segments.append(Segment("text", "".join(buf), emph))
+            buf.clear()
+
+    while i < n:
+        ch = markup[i]
+        if ch == "\\" and i + 1 < n and markup[i + 1] in ESCAPABLE:
+            buf.append(markup[i + 1])
+            i += 2
+        elif ch == "$":
+            end = _find_math_end(markup, i + 1)
+            if end < 0:
+                raise MarkupError("unclosed '$' (inline math)", i)
+            flush()
+            segments.append(Segment("math", markup[i + 1 : end], emph))
+            i = end + 1
+        elif ch == "*":
+            flush()
+            emph = not emph
+            emph_start = i
+            i += 1
+        else:
+            buf.append(ch)
+            i += 1
+    if emph:
+        raise MarkupError("unclosed '*' (emphasis)", emph_start)
+    flush()
+    return _merge(segments)
+
+
+def _find_math_end(markup: str, start: int) -> int:
+    i = start
+    while i < len(markup):
+        if markup[i] == "\\":
+            i += 2
+            continue
+        if markup[i] == "$":
+            return i
+        i += 1
+    return -1
+
+
+def _merge(segments: list[Segment]) -> list[Segment]:
+    merged: list[Segment] = []
+    for seg in segments:
+        if merged and seg.kind == "text" and merged[-1].kind == "text" and merged[-1].emph == seg.emph:
+            merged[-1] = Segment("text", merged[-1].value + seg.value, seg.emph)
+        elif seg.value or seg.kind == "math":
+            merged.append(seg)
+    return merged
+
+
+def escape(text: str) -> str:
+    """Plain text → markup that :func:`to_plain` turns back into *text* exactly."""
+    out = []
+    for ch in text:
+        if ch in "\\$*":
+            out.append("\\")
+        out.append(ch)
+    return "".join(out)
+
+
+def from_segments(segments: Iterable[Segment]) -> str:
+    """The inverse of :func:`parse` (canonical form)."""
+    out: list[str] = []
+    emph = False
+    for seg in segments:
+        if seg.emph != emph:
+            out.append("*")
+            emph = seg.emph
+        out.append(f"${seg.value}$" if seg.kind == "math" else escape(seg.value))
+    if emph:
+        out.append("*")
+    return "".join(out)
+
+
+def to_plain(markup: str) -> str:
+    """Readable plain text: escapes resolved, emphasis dropped, math kept as ``$…$``."""
+    return "".join(f"${s.value}$" if s.kind == "math" else s.value for s in parse(markup))
+
+
+def to_text(markup: str) -> str:
+    """Plain text with nothing added: for round-trip checks of plain strings."""
+    return "".join(s.value for s in parse(markup) if s.kind == "text")
+
+
+def is_plain(markup: str) -> bool:
+    """True when *markup* has no math and no emphasis."""
+    return all(s.kind == "text" and not s.emph for s in parse(markup))

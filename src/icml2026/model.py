@@ -1,0 +1,321 @@
+"""Typed, immutable records: a paper, its people, its proceedings, its provenance.
+
+Each class has a ``from_dict``/``to_dict`` pair matching ``schema/paper.schema.json``
+and ``schema/proceedings.schema.json``; ``to_dict`` emits keys in a fixed order so
+that the JSON files and every export are deterministic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+SCHEMA_VERSION = "1.0"
+
+# Fields a paper needs before citation formats may use it.
+REQUIRED_FOR_CITATION = ("title", "authors", "pages", "citation_key")
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A name split the way BibTeX and CSL need it.
+
+    ``family`` keeps apostrophes and hyphens (``N’Guessan``, ``Fosler-Lussier``);
+    ``particle`` is a lower-case ``von`` part (``van der``); ``literal`` is a name
+    that must never be split (an organisation).
+    """
+
+    family: str | None = None
+    given: str | None = None
+    particle: str | None = None
+    suffix: str | None = None
+    literal: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Person:
+        return cls(
+            family=data.get("family"),
+            given=data.get("given"),
+            particle=data.get("particle"),
+            suffix=data.get("suffix"),
+            literal=data.get("literal"),
+        )
+
+    def to_dict(self) -> dict[str, str]:
+        pairs = (
+            ("family", self.family),
+            ("given", self.given),
+            ("particle", self.particle),
+            ("suffix", self.suffix),
+            ("literal", self.literal),
+        )
+        return {k: v for k, v in pairs if v is not None}
+
+    @property
+    def display(self) -> str:
+        """``Given particle Family, Suffix`` — for listings and search."""
+        if self.literal:
+            return self.literal
+        name = " ".join(p for p in (self.given, self.particle, self.family) if p)
+        return f"{name}, {self.suffix}" if self.suffix else name
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a fact comes from."""
+
+    name: str
+    url: str | None = None
+    retrieved: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Source:
+        return cls(name=data["name"], url=data.get("url"), retrieved=data.get("retrieved"))
+
+    def to_dict(self) -> dict[str, str]:
+        out = {"name": self.name}
+        if self.url is not None:
+            out["url"] = self.url
+        if self.retrieved is not None:
+            out["retrieved"] = self.retrieved
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Pages:
+    first: int
+    last: int
+
+    def __str__(self) -> str:
+        return f"{self.first}–{self.last}" if self.last != self.first else str(self.first)
+
+
+@dataclass(frozen=True, slots=True)
+class Proceedings:
+    """The ICML 2026 volume: the facts every paper shares, stored once."""
+
+    id: str
+    booktitle: str
+    conference_name: str
+    conference_short_name: str
+    conference_number: int
+    year: int
+    volume: int
+    series: str
+    publisher: str
+    issn: str | None
+    address: str
+    start_date: str
+    end_date: str
+    published: str | None
+    conference_url: str | None
+    paper_url_pattern: str | None
+    editors: tuple[Person, ...]
+    provenance: Source
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Proceedings:
+        return cls(
+            id=data["id"],
+            booktitle=data["booktitle"],
+            conference_name=data["conference_name"],
+            conference_short_name=data["conference_short_name"],
+            conference_number=data["conference_number"],
+            year=data["year"],
+            volume=data["volume"],
+            series=data["series"],
+            publisher=data["publisher"],
+            issn=data.get("issn"),
+            address=data["address"],
+            start_date=data["start_date"],
+            end_date=data["end_date"],
+            published=data.get("published"),
+            conference_url=data.get("conference_url"),
+            paper_url_pattern=data.get("paper_url_pattern"),
+            editors=tuple(Person.from_dict(e) for e in data["editors"]),
+            provenance=Source.from_dict(data["provenance"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
+        for name in (
+            "id", "booktitle", "conference_name", "conference_short_name",
+            "conference_number", "year", "volume", "series", "publisher", "issn",
+            "address", "start_date", "end_date", "published", "conference_url",
+            "paper_url_pattern",
+        ):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        out["editors"] = [e.to_dict() for e in self.editors]
+        out["provenance"] = self.provenance.to_dict()
+        return out
+
+    @property
+    def event_title(self) -> str:
+        return f"{self.conference_name} ({self.conference_short_name} {self.year})"
+
+
+@dataclass(frozen=True, slots=True)
+class Identifiers:
+    pmlr: str | None = None
+    openreview: str | None = None
+    arxiv: str | None = None
+    doi: str | None = None
+
+    def items(self) -> Iterator[tuple[str, str]]:
+        for name in ("pmlr", "openreview", "arxiv", "doi"):
+            value = getattr(self, name)
+            if value is not None:
+                yield name, value
+
+
+@dataclass(frozen=True, slots=True)
+class Links:
+    proceedings: str | None = None
+    pdf: str | None = None
+    openreview: str | None = None
+    code: str | None = None
+    project: str | None = None
+    icml_virtual: str | None = None
+
+    def items(self) -> Iterator[tuple[str, str]]:
+        for name in ("proceedings", "pdf", "openreview", "code", "project", "icml_virtual"):
+            value = getattr(self, name)
+            if value is not None:
+                yield name, value
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """One ICML 2026 paper.
+
+    ``title`` and ``abstract`` use the markup of :mod:`icml2026.markup`.
+    ``title_protect`` lists ``[start, end)`` character ranges of ``title`` whose
+    capitals must survive case-changing styles (PMLR's ``tex_title`` braces).
+    ``provenance`` maps a JSON pointer of this record (``/title``) to a key of
+    ``sources``.  A field we could not verify is absent, and ``missing`` names it.
+    """
+
+    id: str
+    proceedings: Proceedings
+    status: str = "complete"
+    missing: tuple[str, ...] = ()
+    citation_key: str | None = None
+    alias_keys: tuple[str, ...] = ()
+    title: str | None = None
+    title_protect: tuple[tuple[int, int], ...] = ()
+    former_titles: tuple[str, ...] = ()
+    authors: tuple[Person, ...] = ()
+    authors_complete: bool = False
+    abstract: str | None = None
+    method_name: str | None = None
+    pages: Pages | None = None
+    language: str = "en"
+    identifiers: Identifiers = field(default_factory=Identifiers)
+    links: Links = field(default_factory=Links)
+    notes: tuple[str, ...] = ()
+    sources: Mapping[str, Source] = field(default_factory=dict)
+    provenance: Mapping[str, str] = field(default_factory=dict)
+
+    # -- conversion -------------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], proceedings: Proceedings) -> Paper:
+        pages = data.get("pages")
+        status = data.get("status", {"state": "complete"})
+        return cls(
+            id=data["id"],
+            proceedings=proceedings,
+            status=status["state"],
+            missing=tuple(status.get("missing", ())),
+            citation_key=data.get("citation_key"),
+            alias_keys=tuple(data.get("alias_keys", ())),
+            title=data.get("title"),
+            title_protect=tuple((int(a), int(b)) for a, b in data.get("title_protect", ())),
+            former_titles=tuple(data.get("former_titles", ())),
+            authors=tuple(Person.from_dict(a) for a in data.get("authors", ())),
+            authors_complete=bool(data.get("authors_complete", False)),
+            abstract=data.get("abstract"),
+            method_name=data.get("method_name"),
+            pages=Pages(pages["first"], pages["last"]) if pages else None,
+            language=data.get("language", "en"),
+            identifiers=Identifiers(**data.get("identifiers", {})),
+            links=Links(**data.get("links", {})),
+            notes=tuple(data.get("notes", ())),
+            sources={k: Source.from_dict(v) for k, v in data.get("sources", {}).items()},
+            provenance=dict(data.get("provenance", {})),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "id": self.id,
+            "proceedings": self.proceedings.id,
+        }
+        status: dict[str, Any] = {"state": self.status}
+        if self.missing:
+            status["missing"] = list(self.missing)
+        out["status"] = status
+        optional: list[tuple[str, Any]] = [
+            ("citation_key", self.citation_key),
+            ("alias_keys", list(self.alias_keys)),
+            ("title", self.title),
+            ("title_protect", [list(r) for r in self.title_protect]),
+            ("former_titles", list(self.former_titles)),
+            ("authors", [a.to_dict() for a in self.authors]),
+        ]
+        for key, value in optional:
+            if value:
+                out[key] = value
+        if self.authors:
+            out["authors_complete"] = self.authors_complete
+        if self.abstract is not None:
+            out["abstract"] = self.abstract
+        if self.method_name is not None:
+            out["method_name"] = self.method_name
+        if self.pages is not None:
+            out["pages"] = {"first": self.pages.first, "last": self.pages.last}
+        out["language"] = self.language
+        idents = dict(self.identifiers.items())
+        if idents:
+            out["identifiers"] = idents
+        links = dict(self.links.items())
+        if links:
+            out["links"] = links
+        if self.notes:
+            out["notes"] = list(self.notes)
+        out["sources"] = {k: self.sources[k].to_dict() for k in sorted(self.sources)}
+        out["provenance"] = {k: self.provenance[k] for k in sorted(self.provenance)}
+        return out
+
+    # -- convenience ------------------------------------------------------
+    @property
+    def is_complete(self) -> bool:
+        return self.status == "complete"
+
+    @property
+    def year(self) -> int:
+        return self.proceedings.year
+
+    @property
+    def label(self) -> str:
+        """The best human handle: citation key, else id."""
+        return self.citation_key or self.id
+
+    def keys(self) -> tuple[str, ...]:
+        """Every identifier this paper may be looked up by."""
+        found = [self.id]
+        if self.citation_key:
+            found.append(self.citation_key)
+        found.extend(self.alias_keys)
+        found.extend(v for k, v in self.identifiers.items())
+        return tuple(dict.fromkeys(found))
+
+    def source_of(self, pointer: str) -> Source | None:
+        """The source of the field at JSON pointer *pointer*, or of its parent."""
+        while pointer:
+            key = self.provenance.get(pointer)
+            if key is not None:
+                return self.sources.get(key)
+            pointer = pointer.rpartition("/")[0]
+        return None

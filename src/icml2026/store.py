@@ -1,0 +1,126 @@
+"""Reading and writing record files: the packaged data, user paths, atomic output."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from .collection import PaperCollection
+from .errors import DataError
+from .model import Paper, Proceedings
+
+PACKAGE_DATA = "data"
+
+
+def data_dir() -> Path:
+    """The folder of packaged records (``papers/`` and ``proceedings/``)."""
+    return Path(str(resources.files("icml2026") / PACKAGE_DATA))
+
+
+def schema_dir() -> Path:
+    """The JSON Schemas: inside the wheel, or ``schema/`` of a source checkout."""
+    packaged = Path(str(resources.files("icml2026") / "schema"))
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "schema"
+
+
+def read_json(path: Path) -> Any:
+    """Parse one JSON file; any failure becomes a :class:`DataError` naming the file."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+
+
+def load_proceedings(folder: Path | None = None) -> dict[str, Proceedings]:
+    folder = folder or data_dir() / "proceedings"
+    found = {}
+    for path in sorted(folder.glob("*.json")):
+        data = read_json(path)
+        try:
+            proc = Proceedings.from_dict(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise DataError(f"{path}: not a proceedings record ({exc!r}); run 'icml2026 validate'") from None
+        found[proc.id] = proc
+    return found
+
+
+def paper_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Expand folders into their ``*.json`` files, sorted."""
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(path.glob("*.json"))
+        else:
+            yield path
+
+
+def paper_from_json(data: Any, proceedings: dict[str, Proceedings], where: str) -> Paper:
+    if not isinstance(data, dict):
+        raise DataError(f"{where}: a paper record must be a JSON object")
+    proc = proceedings.get(data.get("proceedings", ""))
+    if proc is None:
+        raise DataError(f"{where}: unknown proceedings {data.get('proceedings')!r}")
+    try:
+        return Paper.from_dict(data, proc)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DataError(f"{where}: not a valid paper record ({exc!r}); run 'icml2026 validate'") from None
+
+
+def load(paths: Iterable[str | os.PathLike[str]] | None = None) -> PaperCollection:
+    """Load the packaged papers, or the paper files/folders in *paths*.
+
+    Packaged data was validated against the schema when it was built and by the
+    test suite, so loading does not re-validate: use :func:`icml2026.validate`
+    for data from elsewhere.
+    """
+    proceedings = load_proceedings()
+    targets = [Path(p) for p in paths] if paths is not None else [data_dir() / "papers"]
+    papers = []
+    for path in paper_files(targets):
+        data = read_json(path)
+        items = data if isinstance(data, list) else [data]
+        for n, item in enumerate(items):
+            where = f"{path}[{n}]" if isinstance(data, list) else str(path)
+            papers.append(paper_from_json(item, proceedings, where))
+    return PaperCollection(papers)
+
+
+def dumps_record(record: dict[str, Any]) -> str:
+    """The canonical text of one record file: sorted keys, two-space indent, UTF-8."""
+    return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str]) -> None:
+    """Write *chunks* to *path* through a temporary file in the same folder.
+
+    A reader never sees a half-written file, and a failure leaves the old file
+    (or no file) in place.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
