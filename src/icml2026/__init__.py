@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .validate import Problem
 
 __all__ = [
-    "__version__", "load", "export", "validate", "PaperCollection", "Paper", "Person",
+    "__version__", "load", "export", "cite", "read_bibtex", "validate", "PaperCollection", "Paper", "Person",
     "Pages", "Proceedings", "Source", "DataError", "Icml2026Error", "UsageError",
 ]
 
@@ -39,3 +39,18 @@ def validate(paths: Any = None) -> "list[Problem]":
     from .validate import validate_paths
 
     return validate_paths(paths)
+
+
+def cite(papers: Any, style: str = "apa", fmt: str = "text", *, in_text: bool = False,
+         locale: str = "en-US") -> str:
+    """Formatted references (or in-text citations) in a CSL *style*, as text, html or markdown."""
+    from .exporters import export as _export
+
+    return _export(papers, "citation", style=style, output_format=fmt, in_text=in_text, locale=locale)
+
+
+def read_bibtex(source: Any) -> PaperCollection:
+    """Papers from BibTeX text or a ``.bib`` path (PMLR volume files in particular)."""
+    from .importers.bibtex import read_bibtex as _read_bibtex
+
+    return _read_bibtex(source)

@@ -92,68 +92,69 @@ class Pages:
 
 @dataclass(frozen=True, slots=True)
 class Proceedings:
-    """The ICML 2026 volume: the facts every paper shares, stored once."""
+    """A proceedings volume: the facts its papers share, stored once.
+
+    The packaged ICML 2026 record has every field; one built by an importer from
+    a BibTeX entry without PMLR's ``@Proceedings`` header has what the entry had.
+    """
 
     id: str
     booktitle: str
-    conference_name: str
-    conference_short_name: str
-    conference_number: int
     year: int
-    volume: int
-    series: str
-    publisher: str
-    issn: str | None
-    address: str
-    start_date: str
-    end_date: str
-    published: str | None
-    conference_url: str | None
-    paper_url_pattern: str | None
-    editors: tuple[Person, ...]
-    provenance: Source
+    conference_name: str | None = None
+    conference_short_name: str | None = None
+    conference_number: int | None = None
+    volume: int | None = None
+    series: str | None = None
+    publisher: str | None = None
+    issn: str | None = None
+    address: str | None = None
+    start_date: str | None = None
+    end_date: str | None = None
+    published: str | None = None
+    conference_url: str | None = None
+    paper_url_pattern: str | None = None
+    editors: tuple[Person, ...] = ()
+    provenance: Source | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Proceedings:
         return cls(
             id=data["id"],
             booktitle=data["booktitle"],
-            conference_name=data["conference_name"],
-            conference_short_name=data["conference_short_name"],
-            conference_number=data["conference_number"],
             year=data["year"],
-            volume=data["volume"],
-            series=data["series"],
-            publisher=data["publisher"],
-            issn=data.get("issn"),
-            address=data["address"],
-            start_date=data["start_date"],
-            end_date=data["end_date"],
-            published=data.get("published"),
-            conference_url=data.get("conference_url"),
-            paper_url_pattern=data.get("paper_url_pattern"),
-            editors=tuple(Person.from_dict(e) for e in data["editors"]),
-            provenance=Source.from_dict(data["provenance"]),
+            **{name: data.get(name) for name in _PROCEEDINGS_OPTIONAL},
+            editors=tuple(Person.from_dict(e) for e in data.get("editors", ())),
+            provenance=Source.from_dict(data["provenance"]) if "provenance" in data else None,
         )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
-        for name in (
-            "id", "booktitle", "conference_name", "conference_short_name",
-            "conference_number", "year", "volume", "series", "publisher", "issn",
-            "address", "start_date", "end_date", "published", "conference_url",
-            "paper_url_pattern",
-        ):
+        for name in ("id", "booktitle", "year", *_PROCEEDINGS_OPTIONAL):
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
-        out["editors"] = [e.to_dict() for e in self.editors]
-        out["provenance"] = self.provenance.to_dict()
+        if self.editors:
+            out["editors"] = [e.to_dict() for e in self.editors]
+        if self.provenance is not None:
+            out["provenance"] = self.provenance.to_dict()
         return out
 
     @property
-    def event_title(self) -> str:
-        return f"{self.conference_name} ({self.conference_short_name} {self.year})"
+    def event_title(self) -> str | None:
+        """``International Conference on Machine Learning (ICML 2026)``."""
+        if not self.conference_name:
+            return None
+        if self.conference_short_name:
+            return f"{self.conference_name} ({self.conference_short_name} {self.year})"
+        return self.conference_name
+
+
+_PROCEEDINGS_OPTIONAL = (
+    "conference_name", "conference_short_name", "conference_number", "volume", "series",
+    "publisher", "issn", "address", "start_date", "end_date", "published", "conference_url",
+    "paper_url_pattern",
+)
 
 
 @dataclass(frozen=True, slots=True)
