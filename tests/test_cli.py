@@ -1,0 +1,109 @@
+"""The command line, run as users run it (a real subprocess) where it matters."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from icml2026.cli import COMMANDS, build_parser, main
+from icml2026.validate import validator
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "icml2026", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120)
+
+
+def test_list_prints_nineteen_papers() -> None:
+    result = run("list")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 20
+    assert lines[-1] == "19 papers (18 complete, 1 incomplete)"
+    assert sum("[incomplete]" in line for line in lines) == 1
+
+
+def test_list_query_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list", "--query", "Müntz", "--json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["citation_key"] for r in records] == ["nguessan2026discovering"]
+
+
+def test_export_json_is_schema_valid() -> None:
+    result = run("export", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    records = json.loads(result.stdout)
+    assert len(records) == 19
+    for record in records:
+        assert list(validator("paper").iter_errors(record)) == []
+
+
+def test_show_unknown_key_suggests(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "zhao2026benchmarkin"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("icml2026: error: no paper with key 'zhao2026benchmarkin'; "
+                   "did you mean zhao2026benchmarking?\n")
+
+
+def test_show_incomplete_record(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "icml2026-seed-04"]) == 0
+    out = capsys.readouterr().out
+    assert "Status: incomplete — missing: title, authors, pages" in out
+    assert "Title:" not in out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["export", "--format", "bibtx"], "icml2026: error: unknown format 'bibtx'; did you mean bibtex, biblatex?"),
+    (["export", "--format", "json", "--keys", "nope"], "icml2026: error: no paper with key nope"),
+    (["export", "--format", "json", "--data", "/nonexistent/x.json"], "icml2026: error: /nonexistent/x.json: cannot read"),
+])
+def test_errors_are_one_line_without_traceback(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode != 0
+    assert result.stderr.startswith(message)
+    assert len(result.stderr.splitlines()) == 1
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_output_file_is_written_atomically(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("previous contents\n")
+    # A failing export leaves the previous file untouched and no temporary file behind.
+    assert run("export", "-f", "json", "--keys", "nope", "-o", str(target)).returncode == 2
+    assert target.read_text() == "previous contents\n"
+    assert run("export", "-f", "json", "-o", str(target)).returncode == 0
+    assert len(json.loads(target.read_text())) == 19
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_export_is_deterministic() -> None:
+    assert run("export", "-f", "jsonl").stdout == run("export", "-f", "jsonl").stdout
+
+
+def test_every_command_has_help() -> None:
+    parser = build_parser()
+    registered = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
+    for name in registered & set(COMMANDS):
+        result = run(name, "--help")
+        assert result.returncode == 0 and result.stdout.startswith("usage: icml2026 " + name)
+
+
+def test_version_and_no_command() -> None:
+    from icml2026 import __version__
+
+    assert run("--version").stdout.strip() == f"icml2026 {__version__}"
+    assert run().returncode == 2
+
+
+def test_bibtex_start_path_imports_nothing_heavy() -> None:
+    """The most-used command must not pay for click, jsonschema, citeproc or pyzotero."""
+    code = ("import sys, runpy; sys.argv=['icml2026','export','-f','jsonl'];"
+            "from icml2026.cli import main; main(sys.argv[1:]);"
+            "heavy={'jsonschema','bibtexparser','click','citeproc','pyzotero','lxml','httpx','pylatexenc'};"
+            "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}), file=sys.stderr)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stderr.strip().splitlines()[-1] == "[]"

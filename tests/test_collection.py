@@ -1,0 +1,63 @@
+"""The Python API: load, lookup, search, immutability, stable order."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import icml2026
+
+
+def test_lookup_by_every_identifier(papers: icml2026.PaperCollection) -> None:
+    paper = papers["zhao2026benchmarking"]
+    for key in ("pmlr-v306-zhao26ac", "zhao26ac", "Pj1Z7dWm4v"):
+        assert papers[key] is paper
+    assert papers.get("nope") is None
+    with pytest.raises(KeyError):
+        papers["nope"]
+
+
+def test_stable_order(papers: icml2026.PaperCollection) -> None:
+    again = icml2026.load()
+    assert [p.id for p in papers] == [p.id for p in again]
+    labels = [p.label for p in papers]
+    assert labels == sorted(labels)
+
+
+def test_records_are_immutable(papers: icml2026.PaperCollection) -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        papers[0].title = "x"  # type: ignore[misc]
+
+
+def test_round_trip_through_dict(papers: icml2026.PaperCollection) -> None:
+    for paper in papers:
+        assert icml2026.Paper.from_dict(paper.to_dict(), paper.proceedings) == paper
+
+
+@pytest.mark.parametrize("query,expected", [
+    ("muntz szasz", {"nguessan2026discovering"}),        # accents folded
+    ("GMPSSG", {"icml2026-seed-04"}),                   # method name of the incomplete record
+    ("graph combinatorial optimization", {"huang2026optimal", "canturk2026can"}),
+    ("zzzz-not-there", set()),
+])
+def test_search(papers: icml2026.PaperCollection, query: str, expected: set[str]) -> None:
+    assert {p.label for p in papers.search(query)} == expected
+
+
+def test_search_by_author(papers: icml2026.PaperCollection) -> None:
+    assert {p.label for p in papers.search(author="Cantürk")} == {"canturk2026can"}
+    assert {p.label for p in papers.search(author="canturk")} == {"canturk2026can"}
+
+
+def test_select_reports_unknown_keys(papers: icml2026.PaperCollection) -> None:
+    with pytest.raises(KeyError, match="nope, nada"):
+        papers.select(["gu2026csg", "nope", "nada"])
+    assert [p.label for p in papers.select(["gu2026csg", "gu26b"])] == ["gu2026csg"]
+
+
+def test_citation_keys_unique_and_ascii(papers: icml2026.PaperCollection) -> None:
+    keys = [p.citation_key for p in papers.complete]
+    assert len(set(keys)) == len(keys) == 18
+    assert all(k.isascii() and k.islower() for k in keys)
+    assert papers["pmlr-v306-n-guessan26a"].citation_key == "nguessan2026discovering"
