@@ -1,0 +1,42 @@
+"""``icml2026 dist [--check]``: regenerate or check the prebuilt files of dist-data/."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "dist", help="regenerate (or --check) the prebuilt exports in dist-data/",
+        description="Render every prebuilt file of dist-data/ from the packaged records: BibTeX, "
+        "BibLaTeX, CSL-JSON, RIS, JSON Lines, APA and IEEE reference lists (HTML and Markdown), "
+        "a Frictionless datapackage.json and SHA256SUMS. Output is byte-for-byte reproducible.")
+    parser.add_argument("--dir", default="dist-data", metavar="DIR",
+                        help="the folder to write or check (default: ./dist-data)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 and name every stale, missing or extra file")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..dist import build, stale_files, write
+    from ..store import load
+
+    folder = Path(args.dir)
+    files = build(load())
+    if args.check:
+        stale = stale_files(files, folder)
+        for name in stale:
+            print(f"stale: {folder / name}")
+        if stale:
+            print(f"icml2026 dist: {len(stale)} stale file(s) in {folder}; run 'icml2026 dist' "
+                  "and commit the result", file=sys.stderr)
+            return 1
+        print(f"icml2026 dist: {folder} is up to date ({len(files)} files)", file=sys.stderr)
+        return 0
+    changed = write(files, folder)
+    print(f"icml2026 dist: wrote {len(changed)} changed file(s) of {len(files)} to {folder}",
+          file=sys.stderr)
+    return 0
