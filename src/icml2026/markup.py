@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Iterable, Literal
 
 ESCAPABLE = frozenset("\\$*%")
+_MARKUP_CHARS = frozenset("\\$*")
 
 SegmentKind = Literal["text", "math"]
 
@@ -43,6 +44,8 @@ class Segment:
 
 def parse(markup: str) -> list[Segment]:
     """Split *markup* into text and math segments. Raises :class:`MarkupError`."""
+    if not _MARKUP_CHARS.intersection(markup):
+        return [Segment("text", markup)] if markup else []  # most text has no markup at all
     segments: list[Segment] = []
     buf: list[str] = []
     emph = False

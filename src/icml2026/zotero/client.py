@@ -121,6 +121,8 @@ class Connection:
             except httpx2.TransportError as exc:
                 problem = network_problem(exc, self.endpoint)
                 headers = None
+                if isinstance(exc, httpx2.ConnectError) and attempt >= 1:
+                    break   # nothing listening, or no network: waiting longer will not help
             except ze.PyZoteroError as exc:
                 response = self.zot.request
                 status = response.status_code if response is not None else 0
@@ -128,15 +130,28 @@ class Connection:
                     raise self.http_error(what, status, response.text if response is not None else "")
                 problem = f"HTTP {status}"
                 headers = response.headers if response is not None else None
+            except (ValueError, KeyError, TypeError):
+                # pyzotero dispatches on Content-Type and parses JSON: a proxy's HTML page lands here.
+                raise ZoteroError(f"{what}: the server at {self.endpoint} did not answer like the "
+                                  "Zotero API (unexpected content)") from None
             finally:
                 self.zot.url_params = None  # pyzotero keeps a failed call's parameters otherwise
             if attempt + 1 < self.max_attempts:
                 self.sleep(self._retry_delay(attempt, headers))
-        raise ZoteroError(f"{what}: gave up after {self.max_attempts} attempts ({problem})")
+        raise ZoteroError(f"{what}: gave up after {attempt + 1} attempts ({problem})")
+
+    def read_json(self, what: str, call: Callable[[], Any], shape: type) -> Any:
+        """:meth:`read`, then check that the answer is JSON of the expected *shape*."""
+        value = self.read(what, call)
+        items = value if isinstance(value, list) else []
+        if not isinstance(value, shape) or not all(isinstance(i, dict) and "data" in i for i in items):
+            raise ZoteroError(f"{what}: the server at {self.endpoint} did not answer like the "
+                              "Zotero API (unexpected content)")
+        return value
 
     def item_versions(self) -> dict[str, int]:
         """Every item key in the library (trash included) with its version: one request."""
-        return self.read("listing items", lambda: self.zot.item_versions(includeTrashed=1))
+        return self.read_json("listing items", lambda: self.zot.item_versions(includeTrashed=1), dict)
 
     def items_by_key(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
         """The ``data`` of the items with these keys that exist (≤ 50 keys per request)."""
@@ -144,26 +159,24 @@ class Connection:
         found: dict[str, dict[str, Any]] = {}
         for start in range(0, len(keys), MAX_KEYS_PER_READ):
             chunk = ",".join(keys[start:start + MAX_KEYS_PER_READ])
-            items = self.read("reading items",
-                              lambda: self.zot.items(itemKey=chunk, includeTrashed=1, limit=100))
+            items = self.read_json("reading items",
+                                   lambda: self.zot.items(itemKey=chunk, includeTrashed=1, limit=100), list)
             for item in items:
                 found[item["key"]] = item["data"]
         return found
 
     def top_collections(self) -> list[dict[str, Any]]:
-        return self.read("listing collections", lambda: self.zot.everything(self.zot.collections_top()))
+        return self.read_json("listing collections",
+                              lambda: self.zot.everything(self.zot.collections_top()), list)
 
     def collection(self, key: str) -> dict[str, Any] | None:
-        from pyzotero import errors as ze
-
         try:
-            return self.read("reading a collection", lambda: self.zot.collection(key))["data"]
-        except ZoteroError:
-            if isinstance(self.zot.request, object) and getattr(self.zot.request, "status_code", 0) == 404:
+            found = self.read_json("reading a collection", lambda: self.zot.collection(key), dict)
+            return found.get("data")
+        except ZoteroError as exc:
+            if exc.status == 404:
                 return None
             raise
-        except ze.PyZoteroError:  # pragma: no cover - read() converts these
-            return None
 
     # -- writes (our own POST) ---------------------------------------------------
     def post(self, kind: str, objects: list[dict[str, Any]]) -> WriteResult:
@@ -188,7 +201,11 @@ class Connection:
                 status = response.status_code
                 if status == 200:
                     self._note_backoff(response.headers)
-                    return parse_report(response.json())
+                    try:
+                        return parse_report(response.json())
+                    except ValueError:
+                        raise ZoteroError(f"writing {kind}: the server at {self.endpoint} sent a "
+                                          "write report that is not JSON") from None
                 if status == 412 and "write token" in response.text.lower():
                     self._note_backoff(response.headers)
                     return WriteResult(replayed=True)

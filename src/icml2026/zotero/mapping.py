@@ -94,9 +94,10 @@ def owned_values(paper: Paper) -> dict[str, Any]:
     if paper.pages and paper.pages.first == paper.pages.last:
         pages = str(paper.pages.first)
     return {
-        "title": to_plain(paper.title) if paper.title else "",
+        # Stripped: a server that trims values must not look like a user edit.
+        "title": to_plain(paper.title).strip() if paper.title else "",
         "creators": creators,
-        "abstractNote": to_plain(paper.abstract) if paper.abstract else "",
+        "abstractNote": to_plain(paper.abstract).strip() if paper.abstract else "",
         "proceedingsTitle": proc.booktitle or "",
         "conferenceName": proc.event_title or "",
         "publisher": proc.publisher or "",

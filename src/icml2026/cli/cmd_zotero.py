@@ -1,0 +1,146 @@
+"""``icml2026 zotero sync``: put the papers into a Zotero user or group library.
+
+The API key comes from ``ZOTERO_API_KEY`` or ``--api-key-file``, never from the
+command line (it would show in ``ps`` and shell history), and is never printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from ..errors import UsageError
+from ._common import add_selection_options, select_papers, warn
+
+if TYPE_CHECKING:
+    from ..zotero import SyncReport
+
+PUBLIC_API = "https://api.zotero.org"
+KEY_VARIABLE = "ZOTERO_API_KEY"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("zotero", help="sync the papers into a Zotero library",
+                            description="Zotero integration. Run 'icml2026 zotero sync --help'.")
+    parser.set_defaults(run=lambda args: parser.print_help() or 2)   # no ACTION given
+    actions = parser.add_subparsers(dest="zotero_action", metavar="ACTION")
+    sync = actions.add_parser(
+        "sync", help="create or update one Zotero item per paper",
+        description="Create or update one conferencePaper item per complete paper in a Zotero "
+        "library. Safe to repeat and to interrupt: items have keys derived from the paper ids, "
+        "fields you edited in Zotero are kept, and nothing is ever deleted. The API key is read "
+        f"from ${KEY_VARIABLE} or --api-key-file.")
+    sync.add_argument("--library-id", required=True, metavar="ID",
+                      help="numeric user ID (zotero.org/settings/keys) or group ID")
+    sync.add_argument("--library-type", required=True, choices=("user", "group"))
+    sync.add_argument("--collection", default="ICML 2026", metavar="NAME",
+                      help="file new items in this top-level collection, created if missing "
+                      "(default: %(default)s; '' for none)")
+    add_selection_options(sync)
+    sync.add_argument("--dry-run", action="store_true",
+                      help="read the library and print the plan per paper; write nothing")
+    sync.add_argument("--endpoint", default=PUBLIC_API, metavar="URL",
+                      help="API base URL, for tests and self-hosted servers (default: %(default)s)")
+    sync.add_argument("--api-key-file", metavar="FILE",
+                      help=f"read the API key from FILE instead of ${KEY_VARIABLE}")
+    sync.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
+                      help="give up on one write request after this long (default: %(default)s; "
+                      "pyzotero's reads use their own 30 s)")
+    sync.set_defaults(run=run)
+
+
+def read_api_key(args: argparse.Namespace) -> str | None:
+    if args.api_key_file:
+        try:
+            with open(args.api_key_file, encoding="utf-8") as handle:
+                key = handle.read().strip()
+        except OSError as exc:
+            raise UsageError(f"cannot read the API key file {args.api_key_file}: "
+                             f"{exc.strerror or type(exc).__name__}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"the API key file {args.api_key_file} is not UTF-8 text") from None
+        if not key:
+            raise UsageError(f"the API key file {args.api_key_file} is empty")
+        return key
+    key = os.environ.get(KEY_VARIABLE, "").strip()
+    if not key and not args.dry_run:
+        raise UsageError(f"no Zotero API key: set {KEY_VARIABLE} or use --api-key-file FILE "
+                         "(create a key at https://www.zotero.org/settings/keys)")
+    return key or None
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..zotero import ZoteroError, sync
+
+    api_key = read_api_key(args)
+    papers = select_papers(args)
+    if not len(papers):
+        raise UsageError("no paper selected")
+    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() and not args.dry_run else None
+    try:
+        report = sync(papers, library_id=args.library_id, library_type=args.library_type,
+                      api_key=api_key, collection=args.collection, dry_run=args.dry_run,
+                      endpoint=args.endpoint, timeout=args.timeout,
+                      progress=bar.update if bar else None)
+    except ZoteroError as exc:
+        if bar:
+            bar.finish()
+        written = exc.report.counts["create"] + exc.report.counts["update"] if exc.report else 0
+        if written:   # say exactly what was done before the error
+            print_report(exc.report, sys.stdout)
+        raise
+    if bar:
+        bar.finish()
+    print_report(report, sys.stdout)
+    if not report.ok:
+        warn(f"{report.counts['failed']} papers failed (see above); run the sync again after fixing the cause")
+        return 1
+    return 0
+
+
+def print_report(report: SyncReport, out: TextIO) -> None:
+    """One line per paper (all of them in a dry run, else all but unchanged), then the summary."""
+    if report.collection:
+        state = ("created" if report.collection_created else
+                 "to be created" if report.collection_key is None else "found")
+        out.write(f"collection {report.collection!r}: {state}"
+                  f"{f' ({report.collection_key})' if report.collection_key else ''}\n")
+    for outcome in report.outcomes:
+        if outcome.action == "unchanged" and not report.dry_run and not outcome.kept:
+            continue
+        action = outcome.action if report.dry_run else {
+            "create": "created", "update": "updated"}.get(outcome.action, outcome.action)
+        notes = []
+        if outcome.fields:
+            notes.append("fields: " + ", ".join(outcome.fields))
+        if outcome.kept:
+            notes.append("kept your edits to: " + ", ".join(outcome.kept))
+        if outcome.detail:
+            notes.append(outcome.detail)
+        out.write(f"{action:<9} {outcome.key or '-':<8} {outcome.label:<28} {'; '.join(notes)}".rstrip() + "\n")
+    out.write(report.summary() + "\n")
+    out.flush()
+
+
+class ProgressBar:
+    """``[#####-----] 9/18`` on a terminal's stderr, redrawn in place."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.drawn = False
+
+    def update(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // total if total else self.WIDTH
+        self.stream.write(f"\rzotero sync [{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{total}")
+        self.stream.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False
