@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,6 +30,7 @@ MAX_SHOWN = 80  # characters of a bad value quoted in a message
 PROVENANCE_CONTAINERS = ("identifiers", "links")
 NO_PROVENANCE_NEEDED = frozenset({"schema_version", "id", "proceedings", "sources", "provenance"})
 TEXT_FIELDS = ("title", "abstract")
+CONTROL_CHARACTER = re.compile("[\x00-\x1f\x7f-\x9f]")  # Unicode category Cc
 
 
 @dataclass(frozen=True, order=True)
@@ -149,8 +151,26 @@ def schema_message(error: Any) -> str:
     return message if len(message) <= 200 else message[:199] + "…"
 
 
+@lru_cache(maxsize=None)
+def fast_validator(kind: str) -> Any:
+    """jsonschema-rs, when installed: a yes/no check ~200x faster than jsonschema.
+
+    Valid records (nearly all) stop here; an invalid one is re-checked with
+    jsonschema, whose errors carry what the messages need.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    schema = json.loads((schema_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    return jsonschema_rs.Draft202012Validator(schema)
+
+
 def schema_problems(record: LoadedRecord) -> Iterator[Problem]:
     kind = "proceedings" if record.is_proceedings else "paper"
+    fast = fast_validator(kind)
+    if fast is not None and fast.is_valid(record.data):
+        return
     errors = sorted(validator(kind).iter_errors(record.data), key=lambda e: list(map(str, e.absolute_path)))
     for error in errors:
         yield Problem(record.file, record.label, pointer_of(error.absolute_path), schema_message(error))
@@ -172,9 +192,9 @@ def walk_strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple
 def text_problems(data: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(pointer, message) for control characters, non-NFC text and bad markup."""
     for path, text in walk_strings(data):
-        bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+        bad = CONTROL_CHARACTER.search(text)
         if bad is not None:
-            yield pointer_of(path), f"contains control character U+{ord(bad):04X}"
+            yield pointer_of(path), f"contains control character U+{ord(bad.group()):04X}"
         elif not unicodedata.is_normalized("NFC", text):
             yield pointer_of(path), "text is not in Unicode NFC form"
     for field in TEXT_FIELDS:
