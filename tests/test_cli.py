@@ -33,6 +33,13 @@ def test_list_query_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [r["citation_key"] for r in records] == ["nguessan2026discovering"]
 
 
+def test_search_alias_takes_words(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "graph", "--author", "wolf"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("canturk2026can ")
+    assert lines[-1] == "1 paper (1 complete, 0 incomplete)"
+
+
 def test_export_json_is_schema_valid() -> None:
     result = run("export", "--format", "json")
     assert result.returncode == 0, result.stderr

@@ -29,20 +29,28 @@ def schema_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "schema"
 
 
-def read_json(path: Path) -> Any:
-    """Parse one JSON file; any failure becomes a :class:`DataError` naming the file."""
+def read_text(path: Path) -> str:
+    """A UTF-8 file's text; failures become a :class:`DataError` naming the file."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DataError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
+
+
+def parse_json(text: str, where: str | Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DataError(f"{path}: invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise DataError(f"{where}: invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+
+
+def read_json(path: Path) -> Any:
+    """Parse one JSON file; any failure becomes a :class:`DataError` naming the file."""
+    return parse_json(read_text(path), path)
 
 
 def load_proceedings(folder: Path | None = None) -> dict[str, Proceedings]:
@@ -90,12 +98,23 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None) -> PaperCollecti
     targets = [Path(p) for p in paths] if paths is not None else [data_dir() / "papers"]
     papers = []
     for path in paper_files(targets):
-        data = read_json(path)
-        items = data if isinstance(data, list) else [data]
-        for n, item in enumerate(items):
-            where = f"{path}[{n}]" if isinstance(data, list) else str(path)
+        for where, item in read_records(path):
             papers.append(paper_from_json(item, proceedings, where))
     return PaperCollection(papers)
+
+
+def read_records(path: Path) -> Iterator[tuple[str, Any]]:
+    """(location, record) pairs of a ``.json`` file (object or array) or a ``.jsonl`` file."""
+    if path.suffix == ".jsonl":
+        for lineno, line in enumerate(read_text(path).splitlines(), 1):
+            if line.strip():
+                yield f"{path}:{lineno}", parse_json(line, f"{path}:{lineno}")
+        return
+    data = read_json(path)
+    if isinstance(data, list):
+        yield from ((f"{path}[{n}]", item) for n, item in enumerate(data))
+    else:
+        yield str(path), data
 
 
 def dumps_record(record: dict[str, Any]) -> str:

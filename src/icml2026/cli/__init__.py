@@ -16,9 +16,11 @@ from .._version import __version__
 from ..errors import Icml2026Error
 
 COMMANDS = ("list", "show", "export", "validate", "import", "zotero", "dist")
+ALIASES = {"search": "list"}  # must match the aliases the command modules register
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with *only*, just that sub-command is registered (faster start-up)."""
     parser = argparse.ArgumentParser(
         prog="icml2026",
         description="Verified bibliographic records for the papers of ICML 2026 (PMLR volume 306): "
@@ -28,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in (only,) if only else COMMANDS:
         try:
             module = importlib.import_module(f".cmd_{name}", __name__)
         except ModuleNotFoundError as exc:
@@ -40,7 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Importing every command module costs more than the common export itself:
+    # register only the command named, unless top-level help is wanted.
+    first = ALIASES.get(argv[0], argv[0]) if argv else None
+    only = first if first in COMMANDS else None
+    parser = build_parser(only)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
