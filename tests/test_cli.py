@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from icml2026.cli import COMMANDS, build_parser, main
-from icml2026.validate import validator
+from icml2026.validation import validator
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

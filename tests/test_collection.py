@@ -61,3 +61,10 @@ def test_citation_keys_unique_and_ascii(papers: icml2026.PaperCollection) -> Non
     assert len(set(keys)) == len(keys) == 18
     assert all(k.isascii() and k.islower() for k in keys)
     assert papers["pmlr-v306-n-guessan26a"].citation_key == "nguessan2026discovering"
+
+
+def test_facade_functions_survive_repeated_calls(papers: icml2026.PaperCollection) -> None:
+    """Submodules must not shadow the facade's functions of the same name."""
+    for _ in range(2):
+        assert icml2026.validate() == []
+        assert icml2026.export(papers, "jsonl").count("\n") == 19

@@ -15,7 +15,7 @@ import pytest
 
 from icml2026.cli import main
 from icml2026.store import data_dir
-from icml2026.validate import validate_paths
+from icml2026.validation import validate_paths
 
 BASE_FILE = data_dir() / "papers" / "pmlr-v306-zhao26ac.json"
 RID = "pmlr-v306-zhao26ac"
@@ -171,7 +171,7 @@ def test_missing_path_is_a_problem_not_a_crash(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name,content", [(c[0], c[1]) for c in CASES] + [("valid", BASE_FILE.read_bytes())])
 def test_fast_validator_agrees_with_jsonschema(name: str, content: bytes) -> None:
     """jsonschema-rs only short-cuts valid records; it must never call an invalid one valid."""
-    from icml2026.validate import fast_validator, validator
+    from icml2026.validation import fast_validator, validator
 
     fast = fast_validator("paper")
     if fast is None:

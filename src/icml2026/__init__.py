@@ -19,7 +19,7 @@ from .model import Pages, Paper, Person, Proceedings, Source
 from .store import load
 
 if TYPE_CHECKING:
-    from .validate import Problem
+    from .validation import Problem
 
 __all__ = [
     "__version__", "load", "export", "cite", "read_bibtex", "validate", "PaperCollection", "Paper", "Person",
@@ -36,7 +36,7 @@ def export(papers: Any, fmt: str, **options: Any) -> str:
 
 def validate(paths: Any = None) -> "list[Problem]":
     """Check record files (default: the packaged data); returns every problem found."""
-    from .validate import validate_paths
+    from .validation import validate_paths
 
     return validate_paths(paths)
 

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..validate import validate_paths
+    from ..validation import validate_paths
 
     problems = validate_paths(args.paths or None)
     for problem in problems:

@@ -1,0 +1,371 @@
+"""BibTeX (natbib/plainnat) and BibLaTeX (biber) exports.
+
+Both write one ``@inproceedings`` entry per paper, two-space indented
+``name = {value},`` lines in a fixed order, a blank line between entries, and
+nothing that depends on time or environment: the same records always give
+byte-identical output.  Only the standard library is imported here.
+
+Field order, BibTeX (``render_bibtex``; pure ASCII, LaTeX-encoded)::
+
+    title author booktitle pages year editor volume series publisher address
+    month doi url pdf openreview eprint archiveprefix software abstract
+
+Field order, BibLaTeX (``render_biblatex``; UTF-8)::
+
+    title author booktitle eventtitle eventdate venue pages date editor volume
+    series publisher langid doi url pdf openreview eprint eprinttype software
+    abstract
+
+Conventions:
+
+* Text fields are encoded by :mod:`icml2026.latex` (the escaping rules are in
+  its docstring): the ten specials print literally, braces always balance,
+  ASCII whitespace collapses to one space, so no value can end an entry, start
+  another, or hide text behind ``%``.  Titles carry case protection from
+  ``Paper.title_protect`` and braces around math.
+* ``url``, ``pdf``, ``doi``, ``openreview`` (PMLR's field: the OpenReview id)
+  and ``eprint`` are verbatim fields: nothing is LaTeX-escaped, but characters
+  that are not allowed in a URI (space, braces, backslash, ``"<>^`|``,
+  non-ASCII, and a ``%`` not followed by two hex digits) are percent-encoded,
+  which keeps the URI equivalent and the entry balanced.
+* Names are ``von Family, Jr, Given``.  BibLaTeX only: when a word of a name
+  would start with a brace or a command (``{\\textbraceright}x``, ``\\%x``), biber
+  computes a broken initial and writes unbalanced braces into the .bbl, so such
+  a name is written in biber's extended name format with explicit initials
+  (``family={…}, family-i={D}, given={…}, given-i={X}``); biber splits those
+  values on every ``,`` and ``=`` whatever the braces, so inside them these two
+  characters are ``{\\symbol{44}}`` and ``{\\symbol{61}}``.  A part is braced when BibTeX would
+  otherwise split or re-split it: it contains a comma or the word ``and``, a
+  multi-word family name has a word not starting with a capital (it would
+  become a "von" part), a family name without given name has a space, or the
+  name is ``others``; a ``literal`` (organisation) is always braced.
+* ``month`` is BibTeX's month macro of the conference start (``jul``), as
+  PMLR writes the event month; BibLaTeX gets ``eventdate`` (ISO range),
+  ``venue`` and ``eventtitle`` instead, and ``date`` is the year.  ``urldate``
+  is never written: we do not know when the reader visited the URL.
+* ``software`` is PMLR's name for the code link (``Paper.links.code``); it is
+  not put in ``note``/``howpublished`` because styles print those, and a code
+  repository is not part of the reference.  Abstracts only on request.
+* Citation keys: ``key_style`` ``canonical`` (the stored citation key),
+  ``pmlr`` (``pmlr-v306-zhao26ac``) or ``openreview`` (family + year + first
+  title word); reduced to ``[A-Za-z0-9_:.+/-]`` and made unique within one
+  export with suffixes ``a``, ``b``, … (see :mod:`icml2026.keys`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Sequence
+
+from ..keys import base_key, unique_key
+from ..latex import encode_char, encode_markup, encode_text, normalize_space, protect
+from ..model import Paper, Person, Proceedings
+
+BIBTEX_FIELDS = (
+    "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
+    "address", "month", "doi", "url", "pdf", "openreview", "eprint", "archiveprefix", "software",
+    "abstract",
+)
+BIBLATEX_FIELDS = (
+    "title", "author", "booktitle", "eventtitle", "eventdate", "venue", "pages", "date", "editor",
+    "volume", "series", "publisher", "langid", "doi", "url", "pdf", "openreview", "eprint",
+    "eprinttype", "software", "abstract",
+)
+MONTH_MACROS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# biblatex/babel language names for the ``langid`` field.
+LANGIDS = {"en": "english", "de": "ngerman", "fr": "french", "es": "spanish", "it": "italian",
+           "pt": "portuguese", "zh": "chinese", "ja": "japanese", "ko": "korean"}
+KEY_STYLES = ("canonical", "pmlr", "openreview")
+
+_KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_:.+/-]")
+_AND_WORD = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
+_URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                      "-._~:/?#[]@!$&'()*+,;=")
+_NAME_WORD = re.compile(r"[^\s-]+")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def render_bibtex(papers: Sequence[Paper], *, key_style: str = "canonical", abstract: bool | None = None,
+                  **_: Any) -> Iterator[str]:
+    """BibTeX entries (ASCII) for *papers*; abstracts only when *abstract* is true."""
+    return _render(papers, _bibtex_fields, key_style, bool(abstract))
+
+
+def render_biblatex(papers: Sequence[Paper], *, key_style: str = "canonical", abstract: bool | None = None,
+                    **_: Any) -> Iterator[str]:
+    """BibLaTeX entries (UTF-8) for *papers*; abstracts only when *abstract* is true."""
+    return _render(papers, _biblatex_fields, key_style, bool(abstract))
+
+
+def _render(papers: Iterable[Paper], fields_of: Any, key_style: str, with_abstract: bool) -> Iterator[str]:
+    if key_style not in KEY_STYLES:
+        from ..errors import UsageError
+
+        raise UsageError(f"unknown key style {key_style!r} (known: {', '.join(KEY_STYLES)})")
+    taken: set[str] = set()
+    for n, paper in enumerate(papers):
+        key = unique_key(entry_key(paper, key_style), taken)
+        taken.add(key)
+        yield ("\n" if n else "") + format_entry(key, fields_of(paper, with_abstract))
+
+
+def format_entry(key: str, fields: list[tuple[str, str]]) -> str:
+    """``@inproceedings{key,`` + one ``name = value`` line per field (values already encoded)."""
+    lines = [f"@inproceedings{{{key},"]
+    lines.extend(f"  {name} = {value}," for name, value in fields)
+    if fields:
+        lines[-1] = lines[-1][:-1]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- keys
+
+def entry_key(paper: Paper, key_style: str) -> str:
+    """The citation key of *paper* in *key_style*, reduced to characters every tool accepts."""
+    key = paper.citation_key or paper.id
+    if key_style == "pmlr":
+        volume = paper.proceedings.volume
+        if paper.id.startswith("pmlr-v"):
+            key = paper.id
+        elif paper.identifiers.pmlr and volume is not None:
+            key = f"pmlr-v{volume}-{paper.identifiers.pmlr}"
+    elif key_style == "openreview" and paper.title:
+        first = paper.authors[0] if paper.authors else None
+        family = (first.family or first.literal or "") if first else ""
+        key = base_key(family, paper.year, paper.title, skip_function_words=False)
+    return safe_key(key)
+
+
+def safe_key(key: str) -> str:
+    folded = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    return _KEY_UNSAFE.sub("", folded) or "anonymous"
+
+
+# --------------------------------------------------------------------------- fields
+
+def _braced(latex: str) -> str:
+    return "{" + latex + "}"
+
+
+def _common_head(paper: Paper, ascii_only: bool) -> list[tuple[str, str]]:
+    fields: list[tuple[str, str]] = []
+    if paper.title:
+        title = encode_markup(paper.title, ascii_only=ascii_only, title=True,
+                              protect_ranges=paper.title_protect)
+        fields.append(("title", _braced(title)))
+    if paper.authors:
+        fields.append(("author", _braced(names(paper.authors, ascii_only))))
+    fields.append(("booktitle", _braced(encode_text(paper.proceedings.booktitle, ascii_only=ascii_only))))
+    return fields
+
+
+def _pages(paper: Paper) -> str | None:
+    if paper.pages is None:
+        return None
+    first, last = paper.pages.first, paper.pages.last
+    return _braced(f"{int(first)}--{int(last)}" if last != first else str(int(first)))
+
+
+def _proceedings_tail(paper: Paper, ascii_only: bool) -> list[tuple[str, str]]:
+    return list(_proceedings_fields(paper.proceedings, ascii_only))
+
+
+@lru_cache(maxsize=64)
+def _proceedings_fields(proc: Proceedings, ascii_only: bool) -> tuple[tuple[str, str], ...]:
+    """Editor, volume, series, publisher: the same for every paper of a volume, so encoded once."""
+    fields = []
+    if proc.editors:
+        fields.append(("editor", _braced(names(proc.editors, ascii_only))))
+    if proc.volume is not None:
+        fields.append(("volume", _braced(str(int(proc.volume)))))
+    for name in ("series", "publisher"):
+        value = getattr(proc, name)
+        if value:
+            fields.append((name, _braced(encode_text(value, ascii_only=ascii_only))))
+    return tuple(fields)
+
+
+def _links(paper: Paper) -> list[tuple[str, str]]:
+    fields = []
+    if paper.identifiers.doi:
+        fields.append(("doi", _braced(verbatim(paper.identifiers.doi))))
+    url = paper.links.proceedings or paper.links.openreview
+    if url:
+        fields.append(("url", _braced(verbatim(url))))
+    if paper.links.pdf:
+        fields.append(("pdf", _braced(verbatim(paper.links.pdf))))
+    if paper.identifiers.openreview:
+        fields.append(("openreview", _braced(verbatim(paper.identifiers.openreview))))
+    return fields
+
+
+def _tail(paper: Paper, ascii_only: bool, with_abstract: bool) -> list[tuple[str, str]]:
+    fields = []
+    if paper.links.code:
+        fields.append(("software", _braced(verbatim(paper.links.code))))
+    if with_abstract and paper.abstract:
+        fields.append(("abstract", _braced(encode_markup(paper.abstract, ascii_only=ascii_only))))
+    return fields
+
+
+def _bibtex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
+    proc = paper.proceedings
+    fields = _common_head(paper, True)
+    pages = _pages(paper)
+    if pages:
+        fields.append(("pages", pages))
+    fields.append(("year", _braced(str(int(proc.year)))))
+    fields.extend(_proceedings_tail(paper, True))
+    if proc.address:
+        fields.append(("address", _braced(encode_text(proc.address))))
+    month = _month(proc.start_date)
+    if month:
+        fields.append(("month", month))  # a macro: unbraced on purpose
+    fields.extend(_links(paper))
+    if paper.identifiers.arxiv:
+        fields.append(("eprint", _braced(verbatim(paper.identifiers.arxiv))))
+        fields.append(("archiveprefix", "{arXiv}"))
+    fields.extend(_tail(paper, True, with_abstract))
+    return _ordered(fields, BIBTEX_FIELDS)
+
+
+def _biblatex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
+    proc = paper.proceedings
+    fields = _common_head(paper, False)
+    if proc.event_title:
+        fields.append(("eventtitle", _braced(encode_text(proc.event_title, ascii_only=False))))
+    eventdate = _event_date(proc.start_date, proc.end_date)
+    if eventdate:
+        fields.append(("eventdate", _braced(eventdate)))
+    if proc.address:
+        fields.append(("venue", _braced(encode_text(proc.address, ascii_only=False))))
+    pages = _pages(paper)
+    if pages:
+        fields.append(("pages", pages))
+    fields.append(("date", _braced(str(int(proc.year)))))
+    fields.extend(_proceedings_tail(paper, False))
+    langid = LANGIDS.get(paper.language)
+    if langid:
+        fields.append(("langid", _braced(langid)))
+    fields.extend(_links(paper))
+    if paper.identifiers.arxiv:
+        fields.append(("eprint", _braced(verbatim(paper.identifiers.arxiv))))
+        fields.append(("eprinttype", "{arxiv}"))
+    fields.extend(_tail(paper, False, with_abstract))
+    return _ordered(fields, BIBLATEX_FIELDS)
+
+
+def _ordered(fields: list[tuple[str, str]], order: tuple[str, ...]) -> list[tuple[str, str]]:
+    rank = {name: n for n, name in enumerate(order)}
+    return sorted(fields, key=lambda item: rank[item[0]])
+
+
+def _month(start_date: str | None) -> str | None:
+    if not start_date or not _ISO_DATE.fullmatch(start_date):
+        return None
+    month = int(start_date[5:7])
+    return MONTH_MACROS[month - 1] if 1 <= month <= 12 else None
+
+
+def _event_date(start: str | None, end: str | None) -> str | None:
+    if not start or not _ISO_DATE.fullmatch(start):
+        return None
+    if end and _ISO_DATE.fullmatch(end) and end != start:
+        return f"{start}/{end}"
+    return start
+
+
+# --------------------------------------------------------------------------- values
+
+def verbatim(value: str) -> str:
+    """A URI-like value for a verbatim field: percent-encode what a URI may not contain."""
+    out = []
+    text = value.strip()
+    for i, ch in enumerate(text):
+        if ch == "%" and text[i + 1:i + 2] in _HEX and text[i + 2:i + 3] in _HEX and text[i + 1:i + 3]:
+            out.append(ch)
+        elif ch in _URI_SAFE:
+            out.append(ch)
+        else:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
+    return "".join(out)
+
+
+def names(people: Iterable[Person], ascii_only: bool) -> str:
+    """``Family, Given and …`` for an author or editor field."""
+    write = name if ascii_only else biblatex_name
+    return " and ".join(filter(None, (write(p, ascii_only) for p in people)))
+
+
+def biblatex_name(person: Person, ascii_only: bool = False) -> str:
+    """A name for biber: the BibTeX form, or the extended form when initials would break."""
+    parts = (("family", person.literal or person.family), ("given", person.given),
+             ("prefix", person.particle), ("suffix", person.suffix))
+    present = [(key, normalize_space(value)) for key, value in parts if value and normalize_space(value)]
+    if not any(_word_starts_with_command(value, ascii_only) for _, value in present):
+        return name(person, ascii_only)
+    if present and present[0][0] != "family":  # no family name: the given name stands in
+        present[0] = ("family", present[0][1])
+    pieces = []
+    for key, value in present:
+        encoded = encode_text(value, ascii_only=ascii_only, nbsp="{~}")
+        encoded = encoded.replace(",", "{\\symbol{44}}").replace("=", "{\\symbol{61}}")
+        if key == "family" and person.literal:
+            encoded = protect(encoded)
+        pieces.append(f"{key}={{{encoded}}}")
+        pieces.append(f"{key}-i={{{_initials(value, ascii_only)}}}")
+    return ", ".join(pieces)
+
+
+def _word_starts_with_command(text: str, ascii_only: bool) -> bool:
+    return any(word[0] == "\u00a0" or encode_char(word[0], ascii_only=ascii_only)[:1] in ("{", "\\")
+               for word in _NAME_WORD.findall(text))
+
+
+def _initials(text: str, ascii_only: bool) -> str:
+    """First letters or digits of the words of *text*; ``{\\symbol{N}}`` of its first character if none."""
+    letters = [word[0] for word in _NAME_WORD.findall(text) if word[0].isalnum()]
+    if letters:
+        return "".join(encode_text(c, ascii_only=ascii_only) for c in letters)
+    return f"{{\\symbol{{{ord(text[0])}}}}}"
+
+
+def name(person: Person, ascii_only: bool) -> str:
+    """One name as ``von Family, Jr, Given`` (see the module docstring for the bracing rules)."""
+    if person.literal:
+        return protect(encode_text(person.literal, ascii_only=ascii_only, nbsp="{~}"))
+    family = normalize_space(person.family or "")
+    given = normalize_space(person.given or "")
+    particle = normalize_space(person.particle or "")
+    suffix = normalize_space(person.suffix or "")
+    if not family:
+        family, given = given, ""
+    if not family:
+        return ""
+    last = _part(family, ascii_only, family_part=True, alone=not (given or suffix or particle))
+    if particle:
+        last = _part(particle, ascii_only) + " " + last
+    pieces = [last]
+    if suffix:
+        pieces.append(_part(suffix, ascii_only))
+    if given or suffix:
+        pieces.append(_part(given, ascii_only))
+    return ", ".join(pieces)
+
+
+def _part(text: str, ascii_only: bool, *, family_part: bool = False, alone: bool = False) -> str:
+    # A bare ``~`` (our no-break space) separates name words for BibTeX; braced it does not.
+    encoded = encode_text(text, ascii_only=ascii_only, nbsp="{~}")
+    if not encoded:
+        return encoded
+    needs_braces = "," in text or _AND_WORD.search(text) is not None
+    if family_part and " " in text:
+        needs_braces = needs_braces or alone or not all(w[:1].isupper() and w[:1].isascii()
+                                                         for w in text.split(" "))
+    if family_part and alone and text.lower() == "others":
+        needs_braces = True
+    return protect(encoded) if needs_braces else encoded

@@ -1,0 +1,232 @@
+"""The BibTeX/BibLaTeX exporters: shape, determinism, options and hostile input.
+
+Every expectation about text is checked through a second implementation:
+the output is parsed by bibtexparser 1.4 and pybtex and decoded by
+pylatexenc (via :func:`icml2026.latex.decode`), never compared with strings
+written by hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+import sys
+
+import pytest
+from bibtex_helpers import as_parsed, bibtexparser_entries, people, pybtex_entries
+from pybtex.database import parse_string
+
+import icml2026
+from icml2026 import latex, markup
+from icml2026.exporters import bibtex as bib
+from icml2026.model import Paper, Person
+
+FORMATS = ("bibtex", "biblatex")
+HOSTILE = ["}, note = {x", "\n@misc{evil,", "\\input{/etc/passwd}", "{", "}", "$", "\\", "%",
+           "100% sure", "a--b", "``quoted''", "#1 & 2_3 ~x^y", "@misc{a,", "}}}}", "{{{{"]
+
+
+parse_bibtexparser = bibtexparser_entries
+
+
+def parse_pybtex(text: str):
+    return parse_string(text, "bibtex").entries
+
+
+@pytest.fixture(scope="module")
+def complete(papers: icml2026.PaperCollection) -> list[Paper]:
+    return list(papers.complete)
+
+
+def with_text(paper: Paper, title: str, **changes) -> Paper:
+    return dataclasses.replace(paper, title=markup.escape(title), title_protect=(), **changes)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_entry_per_complete_paper_and_incomplete_skipped(papers, fmt):
+    with pytest.warns(UserWarning, match="icml2026-seed-04"):
+        text = icml2026.export(papers, fmt)
+    entries = parse_pybtex(text)
+    assert len(entries) == len(papers.complete) == 18
+    assert list(entries) == [p.citation_key for p in papers.complete]
+    assert len(parse_bibtexparser(text)) == 18
+
+
+def test_cli_export_matches_api_and_reports_skip(papers, tmp_path):
+    out = tmp_path / "refs.bib"
+    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "bibtex", "-o", str(out)],
+                         capture_output=True, text=True, check=True)
+    assert "icml2026-seed-04" in run.stderr
+    assert out.read_text(encoding="utf-8") == icml2026.export(papers.complete, "bibtex")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_deterministic(complete, fmt):
+    first = icml2026.export(complete, fmt, abstract=True)
+    again = icml2026.export(list(complete), fmt, abstract=True)
+    assert first == again
+
+
+def test_bibtex_is_ascii_and_biblatex_keeps_unicode(complete):
+    ascii_text = icml2026.export(complete, "bibtex", abstract=True)
+    assert ascii_text.isascii()
+    utf8_text = icml2026.export(complete, "biblatex", abstract=True)
+    non_ascii = {c for p in complete for c in (p.title or "") + "".join(a.display for a in p.authors)
+                 if not c.isascii()}
+    assert non_ascii and all(c in utf8_text for c in non_ascii)
+
+
+@pytest.mark.parametrize("fmt,order", [("bibtex", bib.BIBTEX_FIELDS), ("biblatex", bib.BIBLATEX_FIELDS)])
+def test_field_order_is_the_documented_one(complete, fmt, order):
+    text = icml2026.export(complete, fmt, abstract=True)
+    for entry in text.split("\n\n"):
+        names = re.findall(r"^  ([a-z]+) = ", entry, re.MULTILINE)
+        assert names == sorted(names, key=order.index)
+        assert set(names) <= set(order)
+        assert {"title", "author", "booktitle", "pages"} <= set(names)
+    for name in order:
+        assert name in bib.__doc__
+
+
+def test_abstract_only_on_request(complete):
+    assert "abstract" not in parse_pybtex(icml2026.export(complete, "bibtex"))[complete[0].citation_key].fields
+    for fmt in FORMATS:
+        entries = parse_pybtex(icml2026.export(complete, fmt, abstract=True))
+        for paper in complete:
+            decoded = latex.decode(entries[paper.citation_key].fields["abstract"])
+            assert markup.parse(decoded) == markup.parse(paper.abstract)
+
+
+def test_month_macro_is_understood_by_pybtex(complete):
+    entry = parse_pybtex(icml2026.export(complete[:1], "bibtex"))[complete[0].citation_key]
+    assert entry.fields["month"] == "July"  # pybtex expands the standard jul macro
+
+
+def test_biblatex_event_fields(complete):
+    paper = complete[0]
+    proc = paper.proceedings
+    fields = parse_pybtex(icml2026.export([paper], "biblatex"))[paper.citation_key].fields
+    assert latex.decode(fields["eventtitle"]) == proc.event_title
+    assert fields["eventdate"] == f"{proc.start_date}/{proc.end_date}"
+    assert latex.decode(fields["venue"]) == proc.address
+    assert "urldate" not in fields and "month" not in fields
+
+
+@pytest.mark.parametrize("style", bib.KEY_STYLES)
+def test_key_styles(complete, style):
+    text = icml2026.export(complete, "bibtex", key_style=style)
+    keys = list(parse_pybtex(text))
+    assert len(set(keys)) == len(complete)
+    for key, paper in zip(keys, complete):
+        if style == "pmlr":
+            assert key == paper.id and key in paper.alias_keys
+        elif style == "canonical":
+            assert key == paper.citation_key
+        else:
+            assert key in paper.keys()
+
+
+def test_duplicate_keys_are_disambiguated(complete):
+    twins = [complete[0], dataclasses.replace(complete[0], id="pmlr-v306-twin26a")]
+    keys = list(parse_pybtex(icml2026.export(twins, "bibtex")))
+    assert len(keys) == 2 and keys[0] != keys[1] and keys[1].startswith(keys[0])
+
+
+def test_unknown_key_style_is_a_usage_error(complete):
+    with pytest.raises(icml2026.UsageError):
+        icml2026.export(complete, "bibtex", key_style="nope")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_hostile_title_and_names_print_literally(complete, fmt, hostile):
+    base = complete[0]
+    text_ = f"Title {hostile} end"
+    paper = with_text(base, text_, authors=(Person(family=f"Doe{hostile}", given=hostile),
+                                            Person(literal=f"Org {hostile}")),
+                      abstract=markup.escape(hostile + " tail"))
+    out = icml2026.export([paper], fmt, abstract=True)
+    for entries in (parse_bibtexparser(out), list(pybtex_entries(out).values())):
+        assert len(entries) == 1
+    entry = parse_bibtexparser(out)[0]
+    assert entry["ID"] == base.citation_key
+    assert latex.decode(entry["title"]) == markup.escape(latex.normalize_space(text_))
+    assert latex.decode(entry["abstract"]) == markup.escape(latex.normalize_space(hostile + " tail"))
+    authors = people(pybtex_entries(out)[base.citation_key].fields["author"], fmt)
+    assert authors == [as_parsed(a) for a in paper.authors]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_unescaped_percent_and_balanced_braces(complete, fmt):
+    paper = with_text(complete[0], "50% {of} \\% $x%$ }{", abstract=markup.escape("%%% }{"))
+    out = icml2026.export([paper], fmt, abstract=True)
+    assert not re.search(r"(?<!\\)%", out.replace("%2", "").replace("%7", ""))
+    depth = 0
+    for ch in out:
+        depth += (ch == "{") - (ch == "}")
+        assert depth >= 0
+    assert depth == 0
+
+
+def test_math_is_kept_and_protected_in_titles(complete):
+    from pylatexenc.latexwalker import LatexMathNode, LatexWalker
+
+    paper = dataclasses.replace(complete[0], title="Bounds of $O(N^2)$ for *Deep* Nets", title_protect=())
+    for fmt in FORMATS:
+        entry = parse_bibtexparser(icml2026.export([paper], fmt))[0]
+        assert latex.decode_title(entry["title"]) == (paper.title, [])
+        nodes = LatexWalker(entry["title"]).get_latex_nodes()[0]
+        maths = [n for n in nodes if hasattr(n, "nodelist") and n.nodelist
+                 and isinstance(n.nodelist[0], LatexMathNode)]
+        assert len(maths) == 1  # math sits alone in a brace group: protected from case change
+
+
+def test_unsafe_math_is_written_as_text(complete):
+    for value in ("\\input{/etc/passwd}", "}", "a % b", "\\def\\x{1}", "^^5cinput"):
+        paper = dataclasses.replace(complete[0], title=f"T ${value}$", title_protect=())
+        entry = parse_bibtexparser(icml2026.export([paper], "bibtex"))[0]
+        decoded = latex.decode(entry["title"])
+        assert markup.to_text(decoded) == f"T ${value}$"  # the dollars are literal text now
+
+
+def test_verbatim_fields(complete):
+    from icml2026.model import Links
+
+    odd = "https://example.org/a b/{x}\\%zz%41é"
+    paper = dataclasses.replace(complete[0], links=Links(proceedings=odd, pdf=complete[0].links.pdf))
+    fields = parse_pybtex(icml2026.export([paper], "bibtex"))[paper.citation_key].fields
+    from urllib.parse import unquote
+
+    assert unquote(fields["url"]) == unquote(odd.replace("%zz", "%25zz"))
+    assert fields["pdf"] == complete[0].links.pdf
+    assert not re.search(r"[\s{}\\]", fields["url"])
+
+
+def test_title_protection_ranges_round_trip(complete):
+    protected = [p for p in complete if p.title_protect]
+    assert protected
+    for fmt in FORMATS:
+        entries = parse_pybtex(icml2026.export(protected, fmt))
+        for paper in protected:
+            title, ranges = latex.decode_title(entries[paper.citation_key].fields["title"])
+            assert title == paper.title
+            assert ranges == [tuple(r) for r in paper.title_protect]
+
+
+def test_exporter_import_is_light():
+    code = ("import sys, icml2026.cli, icml2026.exporters.bibtex as b; "
+            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('bibtexparser', 'pylatexenc', 'jsonschema', 'click', 'pybtex'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_hostile_key_cannot_break_the_entry(complete, fmt):
+    paper = dataclasses.replace(complete[0], citation_key="bad key,}\n@misc{evil, x=%")
+    out = icml2026.export([paper], fmt)
+    (entry,) = parse_bibtexparser(out)
+    (key,) = pybtex_entries(out)
+    assert entry["ID"] == key and re.fullmatch(r"[A-Za-z0-9_:.+/-]+", key)
+    assert latex.decode(entry["title"]) == paper.title

@@ -1,0 +1,159 @@
+"""Real TeX: the exports compile cleanly with pdflatex + bibtex (natbib, plainnat)
+and pdflatex + biber (biblatex), and the .bbl files carry our titles and authors.
+
+Besides the 18 shipped records, one extra record is full of hostile strings
+(``}, note = {x``, ``\\input{/etc/passwd}``, a lone ``{``, ``%``…) and a
+second has math and emphasis in its title; both must compile without an
+error and without a warning, and print literally.  Skipped, with the reason,
+when the TeX binaries are not installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import icml2026
+from icml2026 import latex, markup
+from icml2026.model import Paper, Person
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pmlr-v306-sample-A.bib"
+BINARIES = {"bibtex": ("pdflatex", "bibtex"), "biblatex": ("pdflatex", "biber")}
+# pdfLaTeX text fonts cannot typeset CJK or emoji: the hostile record sticks to the
+# characters our ASCII table maps (the property test covers the rest).
+HOSTILE_TITLE = "Evil }, note = {x \n@misc{evil, \\input{/etc/passwd} { $ \\ 100% & #1 a_b ~ ^ M\u00fcntz \u2013 end"
+HOSTILE_NAME = "N\u2019Guessan }, note = {x"
+
+NATBIB_DOC = r"""\documentclass{article}
+\usepackage[utf8]{inputenc}
+%(preamble)s
+\usepackage{natbib}
+\usepackage{url}
+\begin{document}
+\nocite{*}
+\bibliographystyle{plainnat}
+\bibliography{refs}
+\end{document}
+"""
+BIBLATEX_DOC = r"""\documentclass{article}
+\usepackage[utf8]{inputenc}
+%(preamble)s
+\usepackage[backend=biber,style=authoryear]{biblatex}
+\addbibresource{refs.bib}
+\begin{document}
+\nocite{*}
+\printbibliography
+\end{document}
+"""
+
+
+def require(fmt: str) -> None:
+    missing = [b for b in BINARIES[fmt] if shutil.which(b) is None]
+    if missing:
+        pytest.skip(f"TeX is not installed here ({', '.join(missing)} not on PATH); "
+                    ".ci/install-system installs texlive and biber")
+
+
+@pytest.fixture(scope="module")
+def records(papers) -> list[Paper]:
+    base = papers.complete[0]
+    hostile = dataclasses.replace(
+        base, id="pmlr-v306-hostile26a", citation_key="hostile2026evil", title=markup.escape(HOSTILE_TITLE),
+        title_protect=(), authors=(Person(family=HOSTILE_NAME, given="\\input{/etc/passwd} %"),
+                                   Person(literal="The {Evil} Org & Co")),
+        abstract=markup.escape(HOSTILE_TITLE + " % rest of line"))
+    mathy = dataclasses.replace(
+        base, id="pmlr-v306-math26a", citation_key="math2026bounds", title_protect=((0, 3),),
+        title="GNN Bounds of $O(N^2)$ for *Deep* Nets", abstract="Rate $\\mathcal{O}(1/n)$ and 5\\% *gain*.")
+    return [*papers.complete, hostile, mathy]
+
+
+def run_tex(folder: Path, fmt: str, records: list[Paper], preamble: str = "") -> tuple[str, str, str]:
+    """Compile; returns (.bbl text, bibtex/biber log, final pdflatex log)."""
+    (folder / "refs.bib").write_text(icml2026.export(records, fmt, abstract=True), encoding="utf-8")
+    document = NATBIB_DOC if fmt == "bibtex" else BIBLATEX_DOC
+    (folder / "doc.tex").write_text(document.replace("%(preamble)s", preamble), encoding="utf-8")
+    latex_cmd = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc"]
+    backend = ["bibtex", "doc"] if fmt == "bibtex" else ["biber", "--quiet", "doc"]
+    for cmd in (latex_cmd, backend, latex_cmd, latex_cmd):
+        done = subprocess.run(cmd, cwd=folder, capture_output=True, encoding="utf-8",
+                              errors="replace", timeout=300)
+        assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
+    read = lambda name: (folder / name).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+    return read("doc.bbl"), read("doc.blg"), read("doc.log")
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def bbl_items(bbl: str, fmt: str) -> dict[str, str]:
+    """Citation key → its block of the .bbl."""
+    if fmt == "bibtex":
+        pattern = r"\\bibitem\[(?:[^\[\]]|\[[^\]]*\])*\]\{([^}]+)\}(.*?)(?=\\bibitem|\\end\{thebibliography\})"
+    else:
+        pattern = r"\\entry\{([^}]+)\}(.*?)\\endentry"
+    return {m.group(1): m.group(2) for m in re.finditer(pattern, bbl, re.DOTALL)}
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_compiles_cleanly_and_bbl_has_titles_and_authors(tmp_path, fmt, records):
+    require(fmt)
+    assert_clean_build(tmp_path, fmt, records)
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_pmlr_corpus_reexport_compiles_cleanly(tmp_path, fmt):
+    """PMLR's 304 real entries, abstracts included, imported and exported again.
+
+    The authors' math needs amsmath/amssymb (as in the ICML template), and PMLR's
+    ``\\k{a}`` needs T1 fonts: the same packages PMLR's own BibTeX needs.
+    """
+    require(fmt)
+    if not CORPUS.exists():
+        pytest.skip(f"the PMLR corpus is not at {CORPUS}")
+    papers = list(icml2026.read_bibtex(CORPUS))
+    assert_clean_build(tmp_path, fmt, papers, "\\usepackage[T1]{fontenc}\n\\usepackage{amsmath,amssymb}")
+
+
+def assert_clean_build(folder: Path, fmt: str, records: list[Paper], preamble: str = "") -> None:
+    bbl, blg, log = run_tex(folder, fmt, records, preamble)
+
+    # BibTeX: "Warning--…", "I was expecting…", "(There were 2 error messages)"; biber: "WARN -"/"ERROR -".
+    problem = (r"^Warning--|^I was|^I'm |^---|There (?:was|were) \d+ (?:error|warning)" if fmt == "bibtex"
+               else r"\b(?:WARN|ERROR)\b")
+    assert not re.search(problem, blg, re.MULTILINE), blg
+    tex_problems = [line for line in log.splitlines()
+                    if re.search(r"^!|Warning|Missing character|Undefined", line)]
+    assert tex_problems == []
+    assert "(/etc/passwd" not in log  # \input was printed, never executed
+
+    items = bbl_items(bbl, fmt)
+    assert set(items) == {p.citation_key for p in records}
+    for paper in records:
+        # biber separates name words with \bibnamedelim* macros: spaces for this comparison.
+        raw = re.sub(r"\\bibnamedelim[a-d]\s*", " ", items[paper.citation_key])
+        item = squeeze(latex.decode_plain(raw))
+        title = squeeze(markup.to_plain(paper.title))
+        # plainnat lower-cases titles (a case change BibTeX itself applies); biblatex keeps them.
+        if fmt == "bibtex":
+            assert title.casefold() in item.casefold(), (paper.citation_key, item)
+            for start, end in paper.title_protect:  # protected capitals survive BibTeX's change.case$
+                assert markup.to_plain(paper.title[start:end]) in item
+        else:
+            assert title in item, (paper.citation_key, item)
+        first = paper.authors[0]
+        assert squeeze(first.family or first.literal) in item
+
+
+def test_hostile_entry_prints_literally_in_natbib(tmp_path, records):
+    require("bibtex")
+    bbl, _, _ = run_tex(tmp_path, "bibtex", records)
+    item = squeeze(latex.decode_plain(bbl_items(bbl, "bibtex")["hostile2026evil"]))
+    assert squeeze(HOSTILE_TITLE).casefold() in item.casefold()
+    assert squeeze(HOSTILE_NAME) in item and "\\input{/etc/passwd} %" in item
