@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .validation import Problem
 
 __all__ = [
-    "__version__", "load", "export", "cite", "read_bibtex", "validate", "PaperCollection", "Paper", "Person",
+    "__version__", "load", "export", "cite", "read_bibtex", "read_bibtex_report", "validate", "PaperCollection", "Paper", "Person",
     "Pages", "Proceedings", "Source", "DataError", "Icml2026Error", "UsageError",
 ]
 
@@ -50,7 +50,18 @@ def cite(papers: Any, style: str = "apa", fmt: str = "text", *, in_text: bool = 
 
 
 def read_bibtex(source: Any) -> PaperCollection:
-    """Papers from BibTeX text or a ``.bib`` path (PMLR volume files in particular)."""
+    """Papers from BibTeX text or a ``.bib`` path (PMLR volume files in particular).
+
+    Entries that cannot be converted are left out; :func:`read_bibtex_report`
+    also returns them, each with its key, line and reason.
+    """
     from .importers.bibtex import read_bibtex as _read_bibtex
 
     return _read_bibtex(source)
+
+
+def read_bibtex_report(source: Any) -> Any:
+    """``ImportResult(papers, problems, proceedings, source)`` for BibTeX text or a path."""
+    from .importers.bibtex import read_bibtex_report as _read_bibtex_report
+
+    return _read_bibtex_report(source)
