@@ -11,7 +11,7 @@ from ._common import add_selection_options, emit, select_papers
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("list", aliases=["search"], help="list or search the papers",
                             description="List the papers (all, or those matching --query/--author): "
-                            "citation key, status, year, first author and title.")
+                            "citation key, first author and title; incomplete records are marked.")
     parser.add_argument("words", nargs="*", metavar="WORD",
                         help="search words (the same as --query \"WORD …\")")
     add_selection_options(parser)
