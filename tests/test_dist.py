@@ -1,0 +1,65 @@
+"""dist-data/ is current, reproducible, and --check names what is stale."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import icml2026
+from icml2026.dist import FILES, build, stale_files
+
+from conftest import REPO
+
+
+def dist(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "icml2026", "dist", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300)
+
+
+def test_committed_dist_data_is_current() -> None:
+    result = dist("--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_build_is_byte_for_byte_reproducible(papers: icml2026.PaperCollection) -> None:
+    assert build(papers) == build(icml2026.load())
+
+
+def test_check_names_stale_missing_and_extra_files(tmp_path: Path) -> None:
+    folder = tmp_path / "dist-data"
+    shutil.copytree(REPO / "dist-data", folder)
+    (folder / "icml2026.bib").write_text("stale\n")
+    (folder / "icml2026.ris").unlink()
+    (folder / "notes.txt").write_text("not ours\n")
+    result = dist("--check", "--dir", str(folder), cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [f"stale: {folder / n}" for n in ("icml2026.bib", "icml2026.ris", "notes.txt")]
+    assert dist("--dir", str(folder), cwd=tmp_path).returncode == 0
+    assert stale_files(build(icml2026.load()), folder) == []
+
+
+def test_datapackage_describes_every_file() -> None:
+    package = json.loads((REPO / "dist-data" / "datapackage.json").read_text(encoding="utf-8"))
+    paths = [r["path"] for r in package["resources"]]
+    assert paths == [f.name for f in FILES]
+    for resource in package["resources"]:
+        data = (REPO / "dist-data" / resource["path"]).read_bytes()
+        assert resource["bytes"] == len(data)
+        assert resource["hash"] == "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def test_sha256sums_matches_files() -> None:
+    result = subprocess.run(["sha256sum", "--check", "--quiet", "SHA256SUMS"], cwd=REPO / "dist-data",
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_bib_files_carry_the_complete_records_only() -> None:
+    text = (REPO / "dist-data" / "icml2026.bib").read_text(encoding="ascii")
+    assert text.count("@inproceedings{") == 18
+    lines = (REPO / "dist-data" / "icml2026.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 19
