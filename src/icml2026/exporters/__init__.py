@@ -8,7 +8,6 @@ skipped and reported through *on_skip* (the CLI prints one line per paper).
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -43,6 +42,8 @@ FORMATS: dict[str, Format] = {
 def get_format(name: str) -> Format:
     fmt = FORMATS.get(name)
     if fmt is None:
+        import difflib
+
         close = difflib.get_close_matches(name, FORMATS, n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise UsageError(f"unknown format {name!r}{hint} (known: {', '.join(FORMATS)})")
