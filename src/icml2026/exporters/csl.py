@@ -103,6 +103,8 @@ def whole_words(source: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[in
 
 def _runs(source: str, protect: Sequence[tuple[int, int]]) -> list[tuple[str, bool, bool]]:
     """``(csl_text, emph, nocase)`` runs: maximal stretches sharing both flags."""
+    if not protect:
+        return _segment_runs(source)
     runs: list[tuple[str, bool, bool]] = []
     protect = whole_words(source, protect)
 
@@ -121,6 +123,12 @@ def _runs(source: str, protect: Sequence[tuple[int, int]]) -> list[tuple[str, bo
                 ch += WORD_JOINER  # decided per character: a run boundary may split the tag
             add(ch, seg.emph, _protected(index, protect))
     return runs
+
+
+def _segment_runs(source: str) -> list[tuple[str, bool, bool]]:
+    """:func:`_runs` without protected ranges: whole segments at once (abstracts are long)."""
+    return [(literal(f"${seg.value}$"), seg.emph, True) if seg.kind == "math"
+            else (literal(seg.value), seg.emph, False) for seg in markup.parse(source)]
 
 
 def rich_text(source: str, protect: Sequence[tuple[int, int]] = ()) -> str:
