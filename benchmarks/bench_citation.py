@@ -22,7 +22,6 @@ compare both corpora before drawing conclusions.  For each style it prints secon
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import shutil
 import subprocess
@@ -30,55 +29,16 @@ import sys
 import time
 from pathlib import Path
 
-import icml2026
 from icml2026.exporters import citation
 from icml2026.exporters.citation import format_entries, style_path
 from icml2026.exporters.csl import to_csl
-from icml2026.model import Pages, Paper
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from corpus import records  # noqa: E402
+
 NODE_SCRIPT = HERE.parent / "tests" / "citeproc_js" / "format.js"
 NODE_PACKAGE = HERE.parent / "tests" / "citeproc_js" / "node_modules" / "citeproc"
-
-
-def _letters(n: int) -> str:
-    out = ""
-    while True:
-        out = chr(ord("a") + n % 26) + out
-        n = n // 26 - 1
-        if n < 0:
-            return out
-
-
-def cloned_papers(n: int) -> list[Paper]:
-    """*n* papers cloned from the packaged complete ones.
-
-    Each clone gets its own id, key, pages, title and first-author name:
-    identical clones would make citeproc-js spend its time disambiguating
-    ("2026a", "2026b"…), which real papers rarely need.
-    """
-    seeds = list(icml2026.load().complete)
-    papers = []
-    for i in range(n):
-        seed = seeds[i % len(seeds)]
-        first_author = dataclasses.replace(seed.authors[0], family=f"{seed.authors[0].family}-{_letters(i).title()}")
-        papers.append(dataclasses.replace(
-            seed, id=f"{seed.id}-clone{i}", citation_key=f"{seed.citation_key}{i}",
-            title=f"{seed.title} {i}", authors=(first_author, *seed.authors[1:]),
-            pages=Pages(1 + 20 * i, 20 + 20 * i)))
-    return papers
-
-
-def corpus(n: int, *, clones: bool = False) -> tuple[list[Paper], str]:
-    if clones:
-        return cloned_papers(n), "clones of the 18 packaged papers (--clones)"
-    sys.path.insert(0, str(HERE))
-    try:
-        from corpus import generate  # type: ignore[import-not-found]
-
-        return list(generate(n)), "benchmarks/corpus.py generate() (real PMLR records, repeated)"
-    except (ImportError, FileNotFoundError) as exc:
-        return cloned_papers(n), f"clones of the 18 packaged papers (benchmarks/corpus.py unusable: {exc})"
 
 
 def time_ours(items: list[dict], style: str) -> tuple[float, float]:
@@ -112,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clones", action="store_true",
                         help="use distinct clones of the packaged papers instead of benchmarks/corpus.py")
     args = parser.parse_args(argv)
-    papers, origin = corpus(args.n, clones=args.clones)
+    papers, origin = records(args.n, use_clones=args.clones)
     items = [to_csl(p, abstract=False) for p in papers]
     print(f"{len(items)} records: {origin}")
     print(f"{'style':<10} {'ours cold':>10} {'ours warm':>10} {'citeproc-js':>12} {'js + node':>10}")

@@ -26,32 +26,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-import icml2026  # noqa: E402
 from icml2026.model import Paper  # noqa: E402
+from corpus import records  # noqa: E402
 from icml2026.zotero import sync  # noqa: E402
 from zotero_server import ZoteroServer  # noqa: E402
 
 KEY = "BenchKey0123456789"
 USER_ID = 1000
-
-
-def generated_papers(n: int) -> tuple[list[Paper], str]:
-    try:
-        from corpus import generate  # type: ignore[import-not-found]
-    except ImportError:
-        return cloned_papers(n), "clones of the packaged papers (benchmarks/corpus.py not available)"
-    return list(generate(n)), "benchmarks/corpus.py generate(n)"
-
-
-def cloned_papers(n: int) -> list[Paper]:
-    complete = list(icml2026.load().complete)
-    out = []
-    for i in range(n):
-        base = complete[i % len(complete)]
-        tag = f"b{i:05d}"
-        out.append(dataclasses.replace(base, id=f"{base.id}-{tag}", citation_key=f"{base.citation_key}{tag}",
-                                       alias_keys=()))
-    return out
 
 
 def with_changes(papers: list[Paper], every: int) -> list[Paper]:
@@ -84,7 +65,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0,
                         help="seconds the server adds to every answer, like a real network (default: 0)")
     args = parser.parse_args()
-    papers, origin = generated_papers(args.n)
+    papers, origin = records(args.n)
     complete = [p for p in papers if p.is_complete]
     print(f"{len(papers)} records ({len(complete)} complete) from {origin}; "
           f"server latency {args.latency * 1000:.0f} ms per request")

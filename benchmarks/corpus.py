@@ -85,3 +85,35 @@ def _copy(paper: Paper, k: int) -> Paper:
     return dataclasses.replace(paper, id=paper_id, citation_key=f"{paper.citation_key}{tag}",
                                alias_keys=(paper_id,), identifiers=Identifiers(**dict(identifiers.items())),
                                links=Links(**dict(links.items())))
+
+
+def clones(n: int) -> list[Paper]:
+    """*n* papers cloned from the 18 packaged complete ones (no corpus file needed).
+
+    Each clone gets its own id, key, pages, title and first-author name:
+    identical clones would make citeproc-js spend its time disambiguating
+    ("2026a", "2026b"…), which real papers rarely need.
+    """
+    import icml2026
+    from icml2026.model import Pages
+
+    seeds = list(icml2026.load().complete)
+    papers = []
+    for i in range(n):
+        seed = seeds[i % len(seeds)]
+        first = dataclasses.replace(seed.authors[0], family=f"{seed.authors[0].family}-{_letters(i + 1).title()}")
+        papers.append(dataclasses.replace(
+            seed, id=f"{seed.id}-clone{i}", citation_key=f"{seed.citation_key}{i}", alias_keys=(),
+            title=f"{seed.title} {i}", authors=(first, *seed.authors[1:]),
+            pages=Pages(1 + 20 * i, 20 + 20 * i)))
+    return papers
+
+
+def records(n: int, *, use_clones: bool = False) -> tuple[list[Paper], str]:
+    """(*n* benchmark records, where they come from): the real corpus, else clones."""
+    if use_clones:
+        return clones(n), "clones of the 18 packaged papers"
+    try:
+        return generate(n), "the real PMLR corpus, repeated with distinct keys"
+    except (FileNotFoundError, ValueError) as exc:
+        return clones(n), f"clones of the 18 packaged papers (corpus unusable: {exc})"

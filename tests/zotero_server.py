@@ -42,6 +42,10 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
+# The request labels (``POST items``) are shared with the client's own counts, so
+# server-side and client-side tallies can be compared directly.
+from icml2026.zotero.client import request_kind
+
 SCHEMA_PATH = Path(__file__).with_name("data") / "zotero-schema-v41.json"
 KEY_RE = re.compile(r"^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$")
 BEARER_RE = re.compile(r"^bearer +([a-z0-9]+)$", re.I)
@@ -68,15 +72,6 @@ def new_key() -> str:
     return "".join(secrets.choice("23456789ABCDEFGHIJKLMNPQRSTUVWXYZ") for _ in range(8))
 
 
-def request_kind(method: str, path: str) -> str:
-    """``POST items``, ``GET collections``…: the resource after the library prefix."""
-    parts = [p for p in path.split("/") if p]
-    if len(parts) >= 2 and parts[0] in ("users", "groups"):
-        parts = parts[2:]
-    resource = parts[0] if parts else "/"
-    if resource == "items" and len(parts) > 1 and parts[1] != "top":
-        resource = "items/<key>"
-    return f"{method} {resource}"
 
 
 # -- schema -------------------------------------------------------------------------
@@ -907,7 +902,7 @@ class _Api:
             if prop in obj and not DATE_TIME_RE.match(str(obj[prop])):
                 raise HttpError(400, f"'{prop}' must be in ISO 8601 or UTC 'YYYY-MM-DD hh:mm:ss' format")
         if "note" in obj and item_type not in ("note", "attachment"):
-            raise HttpError(400, f"'note' property is valid only for note and attachment items")
+            raise HttpError(400, "'note' property is valid only for note and attachment items")
         if "creators" in obj:
             self._validate_creators(item_type, obj["creators"])
         if "tags" in obj:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..importers.bibtex import ImportResult
 
 
 def register(sub: argparse._SubParsersAction) -> None:
