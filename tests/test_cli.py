@@ -67,6 +67,7 @@ def test_show_incomplete_record(capsys: pytest.CaptureFixture[str]) -> None:
     (["export", "--format", "bibtx"], "icml2026: error: unknown format 'bibtx'; did you mean bibtex, biblatex?"),
     (["export", "--format", "json", "--keys", "nope"], "icml2026: error: no paper with key nope"),
     (["export", "--format", "json", "--data", "/nonexistent/x.json"], "icml2026: error: /nonexistent/x.json: cannot read"),
+    (["export", "--format", "citation", "--style", "apaa"], "icml2026: error: unknown citation style 'apaa'; did you mean apa,"),
 ])
 def test_errors_are_one_line_without_traceback(args: list[str], message: str) -> None:
     result = run(*args)

@@ -81,8 +81,21 @@ def iter_export(papers: Any, fmt: str, *, on_skip: Callable[[str], None] | None 
                 **options: Any) -> Iterator[str]:
     """Chunks of *papers* rendered as *fmt*; skipped papers are reported to *on_skip*."""
     spec = get_format(fmt)
-    render = renderer(spec)
     ok, skipped = split_exportable(as_papers(papers), spec)
+    chunks = renderer(spec)(ok, **options)
+    return _after_first_chunk(chunks, lambda: _report_skipped(skipped, spec, on_skip))
+
+
+def _after_first_chunk(chunks: Iterator[str], then: Callable[[], None]) -> Iterator[str]:
+    """Run *then* once the first chunk exists: a bad option (an unknown style) fails first."""
+    first = next(chunks, None)
+    then()
+    if first is not None:
+        yield first
+        yield from chunks
+
+
+def _report_skipped(skipped: list[Paper], spec: Format, on_skip: Callable[[str], None] | None) -> None:
     for paper in skipped:
         message = skip_message(paper, spec)
         if on_skip is not None:
@@ -90,8 +103,7 @@ def iter_export(papers: Any, fmt: str, *, on_skip: Callable[[str], None] | None 
         else:
             import warnings
 
-            warnings.warn(message, stacklevel=3)
-    return render(ok, **options)
+            warnings.warn(message, stacklevel=4)
 
 
 def export(papers: Any, fmt: str, **options: Any) -> str:
