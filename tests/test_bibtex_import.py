@@ -314,3 +314,22 @@ def test_cli_import_missing_file_is_one_line():
     run = subprocess.run([sys.executable, "-m", "icml2026", "import", "/nonexistent/x.bib"],
                          capture_output=True, text=True)
     assert run.returncode == 1 and run.stderr.count("\n") == 1 and "cannot read" in run.stderr
+
+
+def test_bibtex_without_header_imports_with_what_it_has(tmp_path):
+    """No @Proceedings header, no booktitle: the entries still import, as incomplete records."""
+    from icml2026.cli import main
+
+    bib = tmp_path / "plain.bib"
+    bib.write_text("@article{good2024,\n  title = {A {BERT} Study of Caf\\'e Prices},\n"
+                   "  author = {M\\\"uller, J\\\"urgen and van der Berg, Anna},\n  year = {2024},\n"
+                   "  pages = {1--10}\n}\n\n@inproceedings{notitle,\n  year = {2024}\n}\n", encoding="utf-8")
+    out = tmp_path / "records"
+    assert main(["import", str(bib), "-o", str(out)]) == 0
+    assert validate_paths([out]) == []
+    papers = icml2026.load([out])
+    good = papers["good2024"]
+    assert (good.title, good.status, good.missing) == ("A BERT Study of Café Prices", "incomplete", ("booktitle",))
+    assert [(a.given, a.particle, a.family) for a in good.authors] == [("Jürgen", None, "Müller"),
+                                                                       ("Anna", "van der", "Berg")]
+    assert set(papers["notitle"].missing) == {"title", "authors", "pages", "booktitle", "citation_key"}

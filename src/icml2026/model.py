@@ -95,12 +95,13 @@ class Proceedings:
     """A proceedings volume: the facts its papers share, stored once.
 
     The packaged ICML 2026 record has every field; one built by an importer from
-    a BibTeX entry without PMLR's ``@Proceedings`` header has what the entry had.
+    a BibTeX entry without PMLR's ``@Proceedings`` header has what the entry had
+    (even no booktitle or year: its papers are then incomplete).
     """
 
     id: str
-    booktitle: str
-    year: int
+    booktitle: str | None = None
+    year: int | None = None
     conference_name: str | None = None
     conference_short_name: str | None = None
     conference_number: int | None = None
@@ -121,8 +122,8 @@ class Proceedings:
     def from_dict(cls, data: Mapping[str, Any]) -> Proceedings:
         return cls(
             id=data["id"],
-            booktitle=data["booktitle"],
-            year=data["year"],
+            booktitle=data.get("booktitle"),
+            year=data.get("year"),
             **{name: data.get(name) for name in _PROCEEDINGS_OPTIONAL},
             editors=tuple(Person.from_dict(e) for e in data.get("editors", ())),
             provenance=Source.from_dict(data["provenance"]) if "provenance" in data else None,
@@ -295,7 +296,7 @@ class Paper:
         return self.status == "complete"
 
     @property
-    def year(self) -> int:
+    def year(self) -> int | None:
         return self.proceedings.year
 
     @property

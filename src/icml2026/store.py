@@ -66,13 +66,23 @@ def load_proceedings(folder: Path | None = None) -> dict[str, Proceedings]:
     return found
 
 
-def paper_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Expand folders into their ``*.json`` files, sorted."""
+def record_files(paths: Iterable[Path]) -> Iterator[Path]:
+    """Expand folders into their ``*.json``/``*.jsonl`` files and those of a
+    ``proceedings/`` subfolder (where ``icml2026 import -o DIR`` puts them), sorted."""
     for path in paths:
         if path.is_dir():
-            yield from sorted(path.glob("*.json"))
+            for folder in (path, path / "proceedings"):
+                yield from sorted(p for p in folder.glob("*.json*") if p.suffix in (".json", ".jsonl"))
         else:
             yield path
+
+
+PAPER_ONLY_FIELDS = frozenset({"proceedings", "status", "title", "authors", "abstract", "pages", "citation_key"})
+
+
+def is_proceedings_record(data: Any) -> bool:
+    """A record with none of a paper's own fields (papers always name their proceedings)."""
+    return isinstance(data, dict) and PAPER_ONLY_FIELDS.isdisjoint(data)
 
 
 def paper_from_json(data: Any, proceedings: dict[str, Proceedings], where: str) -> Paper:
@@ -95,11 +105,20 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None) -> PaperCollecti
     for data from elsewhere.
     """
     proceedings = load_proceedings()
-    targets = [Path(p) for p in paths] if paths is not None else [data_dir() / "papers"]
-    papers = []
-    for path in paper_files(targets):
-        for where, item in read_records(path):
-            papers.append(paper_from_json(item, proceedings, where))
+    if paths is None:
+        targets = [data_dir() / "papers"]
+    else:
+        targets = [Path(p) for p in paths]
+    found = [(where, item) for path in record_files(targets) for where, item in read_records(path)]
+    for where, item in found:  # proceedings first: papers refer to them
+        if is_proceedings_record(item):
+            try:
+                proc = Proceedings.from_dict(item)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise DataError(f"{where}: not a proceedings record ({exc!r}); run 'icml2026 validate'") from None
+            proceedings[proc.id] = proc
+    papers = [paper_from_json(item, proceedings, where) for where, item in found
+              if not is_proceedings_record(item)]
     return PaperCollection(papers)
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from . import markup
-from .store import data_dir, paper_files, schema_dir
+from .store import data_dir, is_proceedings_record, record_files, schema_dir
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_SHOWN = 80  # characters of a bad value quoted in a message
@@ -57,7 +57,7 @@ class LoadedRecord:
 
     @property
     def is_proceedings(self) -> bool:
-        return isinstance(self.data, dict) and "booktitle" in self.data
+        return is_proceedings_record(self.data)
 
 
 # -- reading ------------------------------------------------------------------
@@ -330,7 +330,7 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]] | None = None) -> lis
     targets = [Path(p) for p in paths] if paths is not None else default_paths()
     problems: list[Problem] = []
     records: list[LoadedRecord] = []
-    for path in paper_files(targets):
+    for path in record_files(targets):
         if not path.exists():
             problems.append(Problem(str(path), "-", "", "no such file or folder"))
             continue

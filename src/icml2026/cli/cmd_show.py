@@ -7,7 +7,7 @@ import textwrap
 
 from ..errors import UsageError
 from ..markup import to_plain
-from ..model import Paper
+from ..model import Paper, Proceedings
 from ._common import emit
 
 
@@ -43,6 +43,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def venue(proc: Proceedings) -> str:
+    """``Booktitle (ICML 2026), Series 306``, with whatever parts are known."""
+    event = " ".join(str(p) for p in (proc.conference_short_name, proc.year) if p)
+    series = " ".join(str(p) for p in (proc.series, proc.volume) if p)
+    parts = [proc.booktitle or "(proceedings title unknown)"]
+    if event:
+        parts[0] += f" ({event})"
+    return ", ".join(parts + ([series] if series else []))
+
+
 def describe(paper: Paper) -> str:
     proc = paper.proceedings
     rows: list[tuple[str, str, str]] = []
@@ -64,7 +74,7 @@ def describe(paper: Paper) -> str:
     row("Former titles", "; ".join(paper.former_titles), "/former_titles")
     out = [f"{paper.label}  ({paper.id})",
            f"Status: {paper.status}" + (f" — missing: {', '.join(paper.missing)}" if paper.missing else ""),
-           f"In: {proc.booktitle} ({proc.conference_short_name} {proc.year}), {proc.series} {proc.volume}"]
+           f"In: {venue(proc)}"]
     for label, value, source in rows:
         out.append(f"{label + ':':<18}{value}")
         if source:

@@ -36,11 +36,11 @@ Conversion rules:
   ``software`` → code link, repaired when PMLR's value is not a clean URL
   (spaces removed, ``https://`` added) with a note saying so; ``pdf``, ``url``,
   ``doi``, ``eprint`` (arXiv) as such.
-* **Status**: a paper without title, authors or pages is imported as
-  ``incomplete`` with ``missing`` naming them.  An entry is *not* converted (and
-  is reported) when it cannot be parsed, has no key or a duplicate key, has
-  pages that are not a page range, a name bibtexparser cannot split, or no
-  proceedings facts at all (no header, no booktitle/year).
+* **Status**: a paper without title, authors, pages, or (with no ``@Proceedings``
+  header) a booktitle or year is imported as ``incomplete`` with ``missing``
+  naming them.  An entry is *not* converted (and is reported) when it cannot
+  be parsed, has no key or a duplicate key, has pages that are not a page
+  range, or a name bibtexparser cannot split.
 * **Provenance**: every record cites ``bibtex`` (``BibTeX file NAME`` with the
   path) for the fields read from the file and ``derived`` for keys, status and
   repairs, with the same JSON-pointer map as the packaged records.
@@ -347,16 +347,15 @@ def _read_header(ctx: _Context, entry: RawEntry, fields: Mapping[str, str]) -> N
 def _proceedings_for(ctx: _Context, fields: Mapping[str, str]) -> Proceedings:
     if ctx.header is not None:
         return ctx.header
-    booktitle = _plain(fields.get("booktitle", ""))
+    booktitle = _plain(fields.get("booktitle", "")) or None
     year = _year(fields)
-    if not booktitle or year is None:
-        raise _Skip("no @Proceedings header and no booktitle/year in the entry")
     facts = (booktitle, year, _int(fields, "volume"), _opt_plain(fields, "series"),
              _opt_plain(fields, "publisher"), _opt_plain(fields, "address"), fields.get("editor", ""))
     proc = ctx.groups.get(facts)
     if proc is None:
         proc = Proceedings(
-            id=f"bibtex-{_slug(booktitle)[:60].strip('-')}-{year}", booktitle=booktitle, year=year,
+            id=f"bibtex-{_slug(booktitle or 'unknown venue')[:60].strip('-')}-{year or 'nd'}",
+            booktitle=booktitle, year=year,
             volume=facts[2], series=facts[3], publisher=facts[4], address=facts[5],
             editors=tuple(_people(facts[6])[0]),
             provenance=Source(name=f"{ctx.origin.name}: booktitle, year and editors of its entries",
@@ -398,6 +397,7 @@ def _paper(ctx: _Context, key: str, fields: Mapping[str, str]) -> Paper:
         rec.set("abstract", html_to_markup(decode(fields["abstract"])), "/abstract")
     identifiers, links = _identifiers_and_links(rec, key if pmlr else None, fields)
     missing = tuple(name for name in ("title", "authors", "pages") if name not in rec.values)
+    missing += tuple(name for name in ("booktitle", "year") if getattr(proc, name) is None)
     if rec.notes:
         rec.set("notes", tuple(rec.notes), "/notes", "derived")
     for pointer in ("/status", "/language"):
