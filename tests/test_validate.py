@@ -187,3 +187,11 @@ def test_fast_validator_agrees_with_jsonschema(name: str, data: Any) -> None:
     if fast is None:
         pytest.skip("jsonschema-rs is not installed (optional extra 'fast')")
     assert fast.is_valid(data) == (next(validator("paper").iter_errors(data), None) is None)
+
+
+def test_jsonl_bad_utf8_line_is_reported_and_the_rest_checked(tmp_path: Path) -> None:
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(BASE_FILE.read_bytes().replace(b"\n", b"") + b"\n" + b'{"id": "caf\xe9"}\n')
+    assert [str(p) for p in validate_paths([path])] == [
+        f"{path}:2: -: /: not valid UTF-8 (invalid byte at offset 11)"
+    ]

@@ -64,26 +64,22 @@ class LoadedRecord:
 
 def read_records(path: Path, problems: list[Problem]) -> list[LoadedRecord]:
     """Records in one file (an object, an array of objects, or JSON Lines)."""
+    if path.suffix == ".jsonl":
+        return list(read_json_lines(path, problems))
     name = str(path)
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            problems.append(Problem(name, "-", "", f"file is {size} bytes; at most {MAX_FILE_BYTES} allowed"))
+        if size > MAX_FILE_BYTES:  # one JSON document is parsed whole: keep it bounded
+            problems.append(Problem(name, "-", "", f"file is {size} bytes; at most {MAX_FILE_BYTES} allowed "
+                                    "(use JSON Lines for more records)"))
             return []
         raw = path.read_bytes()
     except OSError as exc:
         problems.append(Problem(name, "-", "", f"cannot read file: {exc.strerror or exc}"))
         return []
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        problems.append(Problem(name, "-", "", f"not valid UTF-8 (invalid byte at offset {exc.start})"))
+    text = decode_utf8(raw, name, problems)
+    if text is None:
         return []
-    if text.startswith("\ufeff"):
-        problems.append(Problem(name, "-", "", "file starts with a byte-order mark; save as UTF-8 without BOM"))
-        text = text[1:]
-    if path.suffix == ".jsonl":
-        return list(read_json_lines(name, text, problems))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -97,14 +93,38 @@ def read_records(path: Path, problems: list[Problem]) -> list[LoadedRecord]:
     return [LoadedRecord(name, data)]
 
 
-def read_json_lines(name: str, text: str, problems: list[Problem]) -> Iterator[LoadedRecord]:
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield LoadedRecord(f"{name}:{lineno}", json.loads(line), lineno)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(f"{name}:{lineno}", "-", "", f"invalid JSON: {exc.msg} (column {exc.colno})"))
+def decode_utf8(raw: bytes, name: str, problems: list[Problem]) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(Problem(name, "-", "", f"not valid UTF-8 (invalid byte at offset {exc.start})"))
+        return None
+    if text.startswith("\ufeff"):
+        problems.append(Problem(name, "-", "", "file starts with a byte-order mark; save as UTF-8 without BOM"))
+        text = text[1:]
+    return text
+
+
+def read_json_lines(path: Path, problems: list[Problem]) -> Iterator[LoadedRecord]:
+    """One record per line, read as a stream: a file of any size, a bounded line."""
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        problems.append(Problem(str(path), "-", "", f"cannot read file: {exc.strerror or exc}"))
+        return
+    with handle:
+        for lineno, raw in enumerate(handle, 1):
+            where = f"{path}:{lineno}"
+            if len(raw) > MAX_FILE_BYTES:
+                problems.append(Problem(where, "-", "", f"line is {len(raw)} bytes; at most {MAX_FILE_BYTES} allowed"))
+                continue
+            line = decode_utf8(raw, where, problems)
+            if line is None or not line.strip():
+                continue
+            try:
+                yield LoadedRecord(where, json.loads(line), lineno)
+            except json.JSONDecodeError as exc:
+                problems.append(Problem(where, "-", "", f"invalid JSON: {exc.msg} (column {exc.colno})"))
 
 
 # -- schema -------------------------------------------------------------------
