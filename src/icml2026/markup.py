@@ -16,6 +16,7 @@ marked-up string into :class:`Segment` values, which exporters render.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Iterable, Literal
 
@@ -42,6 +43,13 @@ class Segment:
     emph: bool = False
 
 
+_TOKEN = re.compile(
+    r"(?P<text>[^\\$*]+)|(?P<escape>\\[\\$*%])|(?P<backslash>\\)"
+    r"|(?P<math>\$(?:\\.|[^\\$])*\$)|(?P<dollar>\$)|(?P<star>\*)",
+    re.DOTALL,
+)
+
+
 def parse(markup: str) -> list[Segment]:
     """Split *markup* into text and math segments. Raises :class:`MarkupError`."""
     if not _MARKUP_CHARS.intersection(markup):
@@ -50,49 +58,30 @@ def parse(markup: str) -> list[Segment]:
     buf: list[str] = []
     emph = False
     emph_start = 0
-    i, n = 0, len(markup)
-
-    def flush() -> None:
-        if buf:
-            segments.append(Segment("text", "".join(buf), emph))
-            buf.clear()
-
-    while i < n:
-        ch = markup[i]
-        if ch == "\\" and i + 1 < n and markup[i + 1] in ESCAPABLE:
-            buf.append(markup[i + 1])
-            i += 2
-        elif ch == "$":
-            end = _find_math_end(markup, i + 1)
-            if end < 0:
-                raise MarkupError("unclosed '$' (inline math)", i)
-            flush()
-            segments.append(Segment("math", markup[i + 1 : end], emph))
-            i = end + 1
-        elif ch == "*":
-            flush()
-            emph = not emph
-            emph_start = i
-            i += 1
-        else:
-            buf.append(ch)
-            i += 1
+    for match in _TOKEN.finditer(markup):
+        kind, value = match.lastgroup, match.group()
+        if kind == "text" or kind == "backslash":
+            buf.append(value)
+        elif kind == "escape":
+            buf.append(value[1])
+        elif kind == "math":
+            _flush(segments, buf, emph)
+            segments.append(Segment("math", value[1:-1], emph))
+        elif kind == "dollar":
+            raise MarkupError("unclosed '$' (inline math)", match.start())
+        else:  # a star toggles emphasis
+            _flush(segments, buf, emph)
+            emph, emph_start = not emph, match.start()
     if emph:
         raise MarkupError("unclosed '*' (emphasis)", emph_start)
-    flush()
+    _flush(segments, buf, emph)
     return _merge(segments)
 
 
-def _find_math_end(markup: str, start: int) -> int:
-    i = start
-    while i < len(markup):
-        if markup[i] == "\\":
-            i += 2
-            continue
-        if markup[i] == "$":
-            return i
-        i += 1
-    return -1
+def _flush(segments: list[Segment], buf: list[str], emph: bool) -> None:
+    if buf:
+        segments.append(Segment("text", "".join(buf), emph))
+        buf.clear()
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
