@@ -305,7 +305,7 @@ def atoms(markup_text: str) -> list[Atom]:
             last_space = False
             i += 2
         elif ch == "$":
-            end = _markup._find_math_end(markup_text, i + 1)
+            end = _markup.math_end(markup_text, i + 1)
             found.append(("math", normalize_space(markup_text[i + 1:end]), emph, i))
             last_space = False
             i = end + 1

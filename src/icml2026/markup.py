@@ -84,6 +84,19 @@ def _flush(segments: list[Segment], buf: list[str], emph: bool) -> None:
         buf.clear()
 
 
+def math_end(markup: str, start: int) -> int:
+    """Index of the ``$`` closing the math that opened just before *start*; -1 if none."""
+    i = start
+    while i < len(markup):
+        if markup[i] == "\\":
+            i += 2
+            continue
+        if markup[i] == "$":
+            return i
+        i += 1
+    return -1
+
+
 def _merge(segments: list[Segment]) -> list[Segment]:
     merged: list[Segment] = []
     for seg in segments:
