@@ -195,3 +195,16 @@ def test_jsonl_bad_utf8_line_is_reported_and_the_rest_checked(tmp_path: Path) ->
     assert [str(p) for p in validate_paths([path])] == [
         f"{path}:2: -: /: not valid UTF-8 (invalid byte at offset 11)"
     ]
+
+
+def test_progress_reports_every_thousand_records_and_the_end(tmp_path: Path) -> None:
+    record = base()
+    lines = []
+    for n in range(2500):
+        record["id"], record["citation_key"], record["alias_keys"] = f"rec-{n}", f"rec{n}x", []
+        lines.append(json.dumps(record))
+    path = tmp_path / "many.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    seen: list[tuple[int, int]] = []
+    assert validate_paths([path], progress=lambda done, total: seen.append((done, total))) == []
+    assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]

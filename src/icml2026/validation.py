@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from . import markup
 from .store import data_dir, is_proceedings_record, record_files, schema_dir
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_SHOWN = 80  # characters of a bad value quoted in a message
+PROGRESS_EVERY = 1000
 
 # Fields whose presence needs a provenance entry; containers are checked per key.
 PROVENANCE_CONTAINERS = ("identifiers", "links")
@@ -345,8 +346,13 @@ def default_paths() -> list[Path]:
     return [data_dir() / "proceedings", data_dir() / "papers"]
 
 
-def validate_paths(paths: Iterable[str | os.PathLike[str]] | None = None) -> list[Problem]:
-    """Every problem in the record files at *paths* (default: the packaged data)."""
+def validate_paths(paths: Iterable[str | os.PathLike[str]] | None = None, *,
+                   progress: Callable[[int, int], None] | None = None) -> list[Problem]:
+    """Every problem in the record files at *paths* (default: the packaged data).
+
+    *progress*, if given, is called as ``progress(checked, total)`` every
+    :data:`PROGRESS_EVERY` records and once at the end.
+    """
     targets = [Path(p) for p in paths] if paths is not None else default_paths()
     problems: list[Problem] = []
     records: list[LoadedRecord] = []
@@ -358,7 +364,9 @@ def validate_paths(paths: Iterable[str | os.PathLike[str]] | None = None) -> lis
     proceedings_ids = {p.data.get("id") for p in records if p.is_proceedings}
     proceedings_ids |= {p.stem for p in (data_dir() / "proceedings").glob("*.json")}
     papers = []
-    for record in records:
+    for done, record in enumerate(records, 1):
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(records)):
+            progress(done, len(records))
         if not isinstance(record.data, dict):
             problems.append(Problem(record.file, "-", "", f"a record must be a JSON object, not {type(record.data).__name__}"))
             continue

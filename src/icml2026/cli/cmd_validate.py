@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..validation import validate_paths
 
-    problems = validate_paths(args.paths or None)
+    problems = validate_paths(args.paths or None, progress=progress_line if sys.stderr.isatty() else None)
     for problem in problems:
         print(problem)
     if not args.quiet:
@@ -31,3 +31,9 @@ def run(args: argparse.Namespace) -> int:
         verdict = f"{len(problems)} problem(s)" if problems else "all records valid"
         print(f"icml2026 validate: {where}: {verdict}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def progress_line(done: int, total: int) -> None:
+    """``validating: 3000/100000 records`` on one terminal line, ended when done."""
+    end = "\n" if done == total else ""
+    print(f"\rvalidating: {done}/{total} records", end=end, file=sys.stderr, flush=True)
