@@ -293,7 +293,7 @@ def test_cli_import_jsonl_files_and_exit_status(tmp_path):
     good.write_text(HEADERLESS, encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "icml2026", "import", str(good)],
                          capture_output=True, text=True)
-    assert run.returncode == 0 and run.stderr == ""
+    assert run.returncode == 0 and run.stderr == "icml2026: imported 2 records (1 incomplete)\n"
     records = [json.loads(line) for line in run.stdout.splitlines()]
     assert sorted(r["id"] for r in records) == ["bibtex-notitle2024", "bibtex-smith2024"]
 

@@ -38,14 +38,16 @@ def run(args: argparse.Namespace) -> int:
     label = args.file if args.file != "-" else "<stdin>"
     for problem in result.problems:
         print(f"icml2026: {label}: {problem}", file=sys.stderr)
-    if result.problems:
-        failed = len(result.problems)
-        print(f"icml2026: imported {len(result.papers)} records; {failed} "
-              f"{'entry' if failed == 1 else 'entries'} could not be converted", file=sys.stderr)
+    failed = len(result.problems)
+    incomplete = sum(not p.is_complete for p in result.papers)
+    summary = f"icml2026: imported {len(result.papers)} records ({incomplete} incomplete)"
+    if failed:
+        summary += f"; {failed} {'entry' if failed == 1 else 'entries'} could not be converted"
+    print(summary, file=sys.stderr)
     return 1 if result.problems else 0
 
 
-def _write_lines(result: "ImportResult") -> None:  # noqa: F821 - imported lazily
+def _write_lines(result: ImportResult) -> None:
     import json
 
     write = sys.stdout.write
@@ -54,7 +56,7 @@ def _write_lines(result: "ImportResult") -> None:  # noqa: F821 - imported lazil
     sys.stdout.flush()
 
 
-def _write_files(result: "ImportResult", folder: str) -> None:  # noqa: F821
+def _write_files(result: ImportResult, folder: str) -> None:
     from pathlib import Path
 
     from ..store import dumps_record, write_atomic
