@@ -66,7 +66,7 @@ def test_show_incomplete_record(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize("args,message", [
     (["export", "--format", "bibtx"], "icml2026: error: unknown format 'bibtx'; did you mean bibtex, biblatex?"),
     (["export", "--format", "json", "--keys", "nope"], "icml2026: error: no paper with key nope"),
-    (["export", "--format", "json", "--data", "/nonexistent/x.json"], "icml2026: error: /nonexistent/x.json: cannot read"),
+    (["export", "--format", "json", "--data", "/nonexistent/x.json"], "icml2026: error: /nonexistent/x.json: -: /: no such file or folder"),
     (["export", "--format", "citation", "--style", "apaa"], "icml2026: error: unknown citation style 'apaa'; did you mean apa,"),
 ])
 def test_errors_are_one_line_without_traceback(args: list[str], message: str) -> None:
@@ -115,3 +115,23 @@ def test_bibtex_start_path_imports_nothing_heavy() -> None:
             "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}), file=sys.stderr)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_malformed_data_file_is_one_line_not_a_crash(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"id": "x", "proceedings": "pmlr-v306", "status": {"state": "complete"},
+                               "title": 5}), encoding="utf-8")
+    for args in (["export", "-f", "bibtex"], ["show", "x"], ["list"]):
+        result = run(*args, "--data", str(bad))
+        assert result.returncode == 1
+        assert result.stderr.startswith(f"icml2026: error: {bad}: x: /: schema_version is required (and ")
+        assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_unwritable_output_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "out.bib"
+    folder.mkdir()
+    result = run("export", "-f", "jsonl", "-o", str(folder))
+    assert result.returncode == 1
+    assert result.stderr == f"icml2026: error: {folder}: cannot write: Is a directory\n"
+    assert list(tmp_path.iterdir()) == [folder] and list(folder.iterdir()) == []

@@ -49,7 +49,8 @@ def test_key_from_file_and_failures_give_nonzero_exit(server, papers, capsys, mo
     key_file = tmp_path / "key"
     key_file.write_text(KEY + "\n")
     record = papers["he2026inpainting"].to_dict()
-    record["abstract"] = "x" * 70000          # longer than a Zotero field may be
+    # Valid for our schema (19,000 characters) but over Zotero's 65,535 bytes per field in UTF-8.
+    record["abstract"] = "\U0001F600" * 19000
     (tmp_path / "long.json").write_text(json.dumps(record))
     assert main(cli(server, "--api-key-file", str(key_file), "--data", str(tmp_path / "long.json"))) == 1
     out, err = capsys.readouterr()

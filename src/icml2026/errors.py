@@ -15,3 +15,7 @@ class UsageError(Icml2026Error):
     """The caller asked for something that does not exist (format, style, key)."""
 
     exit_code = 2
+
+
+class OutputError(Icml2026Error):
+    """An output file or folder cannot be written."""

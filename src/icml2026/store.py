@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .collection import PaperCollection
-from .errors import DataError
+from .errors import DataError, OutputError
 from .model import Paper, Proceedings
 
 PACKAGE_DATA = "data"
@@ -97,18 +97,22 @@ def paper_from_json(data: Any, proceedings: dict[str, Proceedings], where: str) 
         raise DataError(f"{where}: not a valid paper record ({exc!r}); run 'icml2026 validate'") from None
 
 
-def load(paths: Iterable[str | os.PathLike[str]] | None = None) -> PaperCollection:
+def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: bool = True) -> PaperCollection:
     """Load the packaged papers, or the paper files/folders in *paths*.
 
     Packaged data was validated against the schema when it was built and by the
-    test suite, so loading does not re-validate: use :func:`icml2026.validate`
-    for data from elsewhere.
+    test suite, so it is not re-validated (start-up time).  Records from *paths*
+    are validated first, unless *validate* is false: a malformed record raises a
+    :class:`DataError` naming file, record, field and problem, instead of
+    failing later inside an exporter.
     """
     proceedings = load_proceedings()
     if paths is None:
         targets = [data_dir() / "papers"]
     else:
         targets = [Path(p) for p in paths]
+        if validate:
+            raise_on_problems(targets)
     found = [(where, item) for path in record_files(targets) for where, item in read_records(path)]
     for where, item in found:  # proceedings first: papers refer to them
         if is_proceedings_record(item):
@@ -120,6 +124,15 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None) -> PaperCollecti
     papers = [paper_from_json(item, proceedings, where) for where, item in found
               if not is_proceedings_record(item)]
     return PaperCollection(papers)
+
+
+def raise_on_problems(targets: list[Path]) -> None:
+    from .validation import validate_paths  # jsonschema: only for data from elsewhere
+
+    problems = validate_paths(targets)
+    if problems:
+        more = f" (and {len(problems) - 1} more; run 'icml2026 validate')" if len(problems) > 1 else ""
+        raise DataError(f"{problems[0]}{more}")
 
 
 def read_records(path: Path) -> Iterator[tuple[str, Any]]:
@@ -148,17 +161,22 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str]) -> None:
     (or no file) in place.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             for chunk in chunks:
                 handle.write(chunk)
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):  # disk full, target is a folder, …
+            raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
         raise
