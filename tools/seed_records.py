@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from icml2026 import markup  # noqa: E402
 from icml2026.keys import base_key, unique_key  # noqa: E402
+from icml2026.latex import decode_title  # noqa: E402
 from icml2026.store import dumps_record  # noqa: E402
 
 SEED_NAME = "000_476b98bb6ff612ae.txt"
@@ -34,26 +35,6 @@ def seed_abstracts(shared: Path) -> list[str]:
     lines = (shared / "seed" / SEED_NAME).read_text(encoding="utf-8").split("\n")
     assert lines[0].strip() == "ICML 2026 Papers", "unexpected seed heading"
     return [line for line in lines[1:] if line.strip()]
-
-
-def split_tex_title(tex_title: str) -> tuple[str, list[list[int]]]:
-    """``Biomedical {VQA} Benchmark`` → (``Biomedical VQA Benchmark``, [[11, 14]])."""
-    out: list[str] = []
-    ranges: list[list[int]] = []
-    depth, start = 0, 0
-    for ch in tex_title:
-        if ch == "{":
-            if depth == 0:
-                start = len(out)
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0 and len(out) > start:
-                ranges.append([start, len(out)])
-        else:
-            out.append(ch)
-    assert depth == 0, f"unbalanced braces in {tex_title!r}"
-    return "".join(out), ranges
 
 
 # A lower-case prefix joined to a capitalised word ("do-Shapley") is notation:
@@ -152,9 +133,10 @@ def paper_record(paper: dict[str, Any], abstract: str, proc: dict[str, Any], ret
     rec["id"] = f"pmlr-v{proc['volume']}-{pm['id']}"
     rec["status"] = {"state": "complete"}
     src = prov.source("pmlr", "PMLR volume 306, paper post (front matter)", pm["source"])
-    title, ranges = split_tex_title(pm["tex_title"])
-    assert title == pm["title"], f"tex_title and title disagree for {pm['id']}"
-    rec["title"] = markup.escape(title)
+    title, protected = decode_title(pm["tex_title"])  # the importer's reading of PMLR titles
+    assert markup.to_plain(title) == pm["title"], f"tex_title and title disagree for {pm['id']}"
+    rec["title"] = title
+    ranges = [list(r) for r in protected]
     notation = notation_ranges(title, ranges)
     if ranges or notation:
         rec["title_protect"] = sorted(ranges + notation)
