@@ -21,7 +21,7 @@ from pathlib import Path
 
 from icml2026.model import Identifiers, Links, Paper
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pmlr-v306-sample-A.bib"
+DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "tools" / "sources" / "corpora" / "pmlr-v306-sample-A.bib"
 _BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 

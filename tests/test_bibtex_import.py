@@ -23,7 +23,7 @@ from icml2026.importers.bibtex import ImportResult, read_bibtex_report
 from icml2026.model import Person
 from icml2026.validation import validate_paths
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(__file__).resolve().parents[1] / "tools" / "sources"
 CORPUS = SHARED / "corpora" / "pmlr-v306-sample-A.bib"
 
 

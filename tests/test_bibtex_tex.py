@@ -22,7 +22,7 @@ import icml2026
 from icml2026 import latex, markup
 from icml2026.model import Paper, Person
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "pmlr-v306-sample-A.bib"
+CORPUS = Path(__file__).resolve().parents[1] / "tools" / "sources" / "corpora" / "pmlr-v306-sample-A.bib"
 BINARIES = {"bibtex": ("pdflatex", "bibtex"), "biblatex": ("pdflatex", "biber")}
 # pdfLaTeX text fonts cannot typeset CJK or emoji: the hostile record sticks to the
 # characters our ASCII table maps (the property test covers the rest).

@@ -39,4 +39,5 @@ def test_pyproject_declares_required_dependencies() -> None:
 
 def test_package_data_is_inside_the_package() -> None:
     assert (data_dir() / "proceedings" / "pmlr-v306.json").is_file()
-    assert len(list((data_dir() / "papers").glob("*.json"))) == 19
+    assert (data_dir() / "papers.jsonl").is_file() and (data_dir() / "index.tsv").is_file()
+    assert sum(1 for _ in (data_dir() / "papers.jsonl").open(encoding="utf-8")) == 6553

@@ -14,15 +14,16 @@ from typing import Any, Callable
 import pytest
 
 from icml2026.cli import main
-from icml2026.store import data_dir
+from icml2026.store import dumps_record, load_keys
 from icml2026.validation import validate_paths
 
-BASE_FILE = data_dir() / "papers" / "pmlr-v306-zhao26ac.json"
 RID = "pmlr-v306-zhao26ac"
+# A valid packaged record, in the canonical one-file form of `icml2026 import -o DIR`.
+BASE_TEXT = dumps_record(load_keys([RID])[0].to_dict())  # type: ignore[index]
 
 
 def base() -> dict[str, Any]:
-    return json.loads(BASE_FILE.read_text(encoding="utf-8"))
+    return json.loads(BASE_TEXT)
 
 
 def mutate(fn: Callable[[dict[str, Any]], None]) -> bytes:
@@ -56,7 +57,7 @@ CASES: list[tuple[str, bytes, list[str]]] = [
     ("not-json", b'{"id": "x",', ["-: /: invalid JSON: Expecting property name enclosed in double quotes (line 1, column 12)"]),
     ("empty-file", b"", ["-: /: invalid JSON: Expecting value (line 1, column 1)"]),
     ("invalid-utf8", b'{"id": "caf\xe9"}', ["-: /: not valid UTF-8 (invalid byte at offset 11)"]),
-    ("bom", b"\xef\xbb\xbf" + BASE_FILE.read_bytes(),
+    ("bom", b"\xef\xbb\xbf" + BASE_TEXT.encode("utf-8"),
      ["-: /: file starts with a byte-order mark; save as UTF-8 without BOM"]),
     ("top-level-string", b'"hello"', ["-: /: a record must be a JSON object, not str"]),
     ("missing-title", mutate(delete("title", "title_protect")), [f"{RID}: /: title is required",
@@ -169,7 +170,7 @@ def test_missing_path_is_a_problem_not_a_crash(tmp_path: Path) -> None:
 
 
 def json_cases() -> list[tuple[str, Any]]:
-    out = [("valid", json.loads(BASE_FILE.read_bytes()))]
+    out = [("valid", json.loads(BASE_TEXT.encode("utf-8")))]
     for name, content, _ in CASES:
         try:
             out.append((name, json.loads(content.decode("utf-8-sig"))))
@@ -191,7 +192,7 @@ def test_fast_validator_agrees_with_jsonschema(name: str, data: Any) -> None:
 
 def test_jsonl_bad_utf8_line_is_reported_and_the_rest_checked(tmp_path: Path) -> None:
     path = tmp_path / "records.jsonl"
-    path.write_bytes(BASE_FILE.read_bytes().replace(b"\n", b"") + b"\n" + b'{"id": "caf\xe9"}\n')
+    path.write_bytes(BASE_TEXT.encode("utf-8").replace(b"\n", b"") + b"\n" + b'{"id": "caf\xe9"}\n')
     assert [str(p) for p in validate_paths([path])] == [
         f"{path}:2: -: /: not valid UTF-8 (invalid byte at offset 11)"
     ]

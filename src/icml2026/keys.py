@@ -8,7 +8,7 @@ people already cite.
 from __future__ import annotations
 
 import re
-from typing import Container
+from typing import Any, Container, Mapping
 
 from .collection import fold
 from .markup import to_plain
@@ -52,3 +52,29 @@ def unique_key(base: str, taken: Container[str]) -> str:
         if base + suffix not in taken:
             return base + suffix
         n += 1
+
+
+def assign_keys(bases: Mapping[str, tuple[str, Any]], published: Mapping[str, str]) -> dict[str, str]:
+    """Citation keys for records, given ``record id → (base key, order)`` and the registry.
+
+    The rule does not depend on the order in which records were created:
+
+    1. A record in the registry of published keys (``key → record id``) keeps its key.
+    2. The others are grouped by base key (``wang2026learning``).  Within a group,
+       in the order of *order* (the first page in the volume), then record id, each
+       takes the first of ``base``, ``base + "a"``, ``base + "b"`` … ``base + "aa"`` …
+       that is neither published, nor taken, nor another group's base key.
+    """
+    keys = {record: key for key, record in published.items() if record in bases}
+    taken = set(published) | set(keys.values())
+    groups: dict[str, list[tuple[Any, str]]] = {}
+    for record, (base, order) in bases.items():
+        if record not in keys:
+            groups.setdefault(base, []).append((order, record))
+    reserved = set(groups)
+    for base in sorted(groups):
+        for _, record in sorted(groups[base]):
+            key = unique_key(base, taken | (reserved - {base}))
+            keys[record] = key
+            taken.add(key)
+    return keys

@@ -17,8 +17,13 @@ PACKAGE_DATA = "data"
 
 
 def data_dir() -> Path:
-    """The folder of packaged records (``papers/`` and ``proceedings/``)."""
+    """The folder of packaged records (``papers.jsonl``, ``index.tsv`` and ``proceedings/``)."""
     return Path(str(resources.files("icml2026") / PACKAGE_DATA))
+
+
+def packaged_papers() -> Path:
+    """All packaged paper records, one JSON object a line (see README: "Packaged format")."""
+    return data_dir() / "papers.jsonl"
 
 
 def schema_dir() -> Path:
@@ -97,7 +102,8 @@ def paper_from_json(data: Any, proceedings: dict[str, Proceedings], where: str) 
         raise DataError(f"{where}: not a valid paper record ({exc!r}); run 'icml2026 validate'") from None
 
 
-def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: bool = True) -> PaperCollection:
+def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: bool = True,
+         corrections: bool | None = None) -> PaperCollection:
     """Load the packaged papers, or the paper files/folders in *paths*.
 
     Packaged data was validated against the schema when it was built and by the
@@ -105,14 +111,17 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
     are validated first, unless *validate* is false: a malformed record raises a
     :class:`DataError` naming file, record, field and problem, instead of
     failing later inside an exporter.
+
+    The packaged papers come with the user's corrections layer applied, if
+    there is one (``icml2026 update``; :mod:`icml2026.update.layer`), unless
+    *corrections* is false (None: yes, unless ``--no-corrections``).
     """
     proceedings = load_proceedings()
     if paths is None:
-        targets = [data_dir() / "papers"]
-    else:
-        targets = [Path(p) for p in paths]
-        if validate:
-            raise_on_problems(targets)
+        return _load_packaged(proceedings)
+    targets = [Path(p) for p in paths]
+    if validate:
+        raise_on_problems(targets)
     found = [(where, item) for path in record_files(targets) for where, item in read_records(path)]
     for where, item in found:  # proceedings first: papers refer to them
         if is_proceedings_record(item):
@@ -123,6 +132,43 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
             proceedings[proc.id] = proc
     papers = [paper_from_json(item, proceedings, where) for where, item in found
               if not is_proceedings_record(item)]
+    if paths is None and corrections is not False:
+        from .update.layer import apply_corrections  # standard library only: one stat() without a layer
+
+        papers = apply_corrections(papers, corrections)
+    return PaperCollection(papers)
+
+
+def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
+    # One json.loads of the whole file is about twice as fast as one per line; the
+    # file is written by tools/build_records.py, one record a line, no blank lines.
+    text = read_text(packaged_papers())
+    records = json.loads("[" + text.rstrip("\n").replace("\n", ",") + "]")
+    return PaperCollection(Paper.from_dict(r, proceedings[r["proceedings"]]) for r in records)
+
+
+def load_keys(keys: Iterable[str]) -> PaperCollection | None:
+    """The packaged papers named by *keys*, read through the index without loading the rest.
+
+    Returns None when a key is not in the index (the caller then loads everything,
+    to report it with suggestions).  ``icml2026 show KEY`` and ``export --keys``
+    start this way: a few kilobytes read instead of the whole volume.
+    """
+    index = b"\n" + (data_dir() / "index.tsv").read_bytes()
+    spans = []
+    for key in keys:
+        at = index.find(b"\n" + key.encode("utf-8") + b"\t")
+        if at < 0:
+            return None
+        _, offset, size = index[at + 1:index.index(b"\n", at + 1)].split(b"\t")
+        spans.append((int(offset), int(size)))
+    proceedings = load_proceedings()
+    papers = []
+    with packaged_papers().open("rb") as handle:
+        for offset, size in dict.fromkeys(spans):
+            handle.seek(offset)
+            record = json.loads(handle.read(size))
+            papers.append(Paper.from_dict(record, proceedings[record["proceedings"]]))
     return PaperCollection(papers)
 
 

@@ -343,7 +343,7 @@ def collection_problems(papers: list[LoadedRecord], proceedings_ids: set[str]) -
 
 
 def default_paths() -> list[Path]:
-    return [data_dir() / "proceedings", data_dir() / "papers"]
+    return [data_dir() / "proceedings", data_dir() / "papers.jsonl"]
 
 
 def validate_paths(paths: Iterable[str | os.PathLike[str]] | None = None, *,

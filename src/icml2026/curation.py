@@ -1,0 +1,252 @@
+"""Repairs and flags for the known oddities of PMLR's volume BibTeX, and extra case protection.
+
+Each rule works on a record in its JSON form (``schema/paper.schema.json``) and
+returns :class:`Finding` values; a repair changes the field, cites the
+``derived`` source for it and adds a note quoting what the source said; a flag
+changes nothing but adds a note.  Nothing is changed silently.  The classes
+(from the corpus notes, ``tools/sources/corpora/README.md``) and what is done:
+
+=========================  ========  ==================================================
+class                      action    rule
+=========================  ========  ==================================================
+software: spaces, scheme   repaired  whitespace next to ``/ . : -`` removed, ``https://``
+                                     added, ``\\_`` unescaped, a final ``.``/``#`` dropped
+software: label, 2 URLs    repaired  ``Code: URL`` → URL; of two URLs the first is kept,
+                                     the second named in the note
+software: not a URL        flagged   ``NA``, ``OWM1N``, a local path, a space inside a
+                                     word, the submission-check site: no code link
+name: trailing period      repaired  ``Hu, Xinyi.`` → given name ``Xinyi``
+name: empty given name     flagged   ``Aniri,,`` (probably a mononym): family name only
+name: initials as family   flagged   ``Z., Ryan Lee T.``: kept as the source has it
+title: space before ``:``  repaired  ``SALE : Low-bit`` → ``SALE: Low-bit`` (also ``?``)
+title: final full stop     repaired  removed (citation styles add their own)
+title: '' quotes           repaired  ``''Think with Images''`` → “Think with Images”
+title: missing space       flagged   ``Mixture-of-ExpertsTransformers``: kept
+title: cut short           flagged   ``…Instability of Latent`` (``liang26d``): kept
+=========================  ========  ==================================================
+
+One-letter family names (``E, Weinan``; ``U, Leong Hou``) are correct names and
+are kept without a note.
+
+**Case protection.**  PMLR braces only what authors braced, so a style that
+lower-cases titles prints "müntz-szász networks".  :data:`PROPER_NOUNS` lists the
+eponyms and other proper nouns that occur in the volume's titles (drawn from the
+volume itself, each checked to be a name, not an ordinary word); where one
+occurs capitalised and unprotected, its range joins ``title_protect``.  Words
+that are also ordinary English (``Lean``, ``Go``, ``Student``, ``Frank``,
+``Lie``) are protected only in the phrases listed in :data:`PROPER_PHRASES`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+DERIVED = "derived"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing a rule did to one record."""
+
+    record: str
+    pointer: str
+    action: str  # "repaired" or "flagged"
+    rule: str
+    source_value: str
+
+    def as_row(self) -> tuple[str, str, str, str, str]:
+        return (self.rule, self.action, self.record, self.pointer, self.source_value)
+
+
+# --------------------------------------------------------------------------- software links
+
+_SAFE_SPACE = re.compile(r"\s*([/.:\-])\s*|\s+(?=[/.:\-])")
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*://", re.IGNORECASE)
+_URL_LIKE = re.compile(r"(?:[a-z0-9-]+\.)+[a-z]{2,}(?:[/:?#]\S*)?$", re.IGNORECASE)
+_URL_IN_TEXT = re.compile(r"(?:https?://|www\.|[\w-]+\.github\.io|github\.com/)\S+", re.IGNORECASE)
+NOT_CODE_HOSTS = ("papercheck.icml.cc",)
+
+
+def repair_software(value: str) -> tuple[str | None, str | None]:
+    """(URL or None, why) for a PMLR ``software`` value; *why* is None when it was clean."""
+    text = value.strip()
+    squeezed = re.sub(r":\s+//", "://", re.sub(r"\s+([./])\s*|([./])\s+", _join, text))
+    urls = [u.rstrip(",;") for u in _URL_IN_TEXT.findall(squeezed)]
+    if len(urls) > 1:
+        first, why = repair_software(urls[0])
+        return first, f"it names {len(urls)} URLs; the first is kept" + (f" ({why})" if why else "")
+    if urls and not text.lower().startswith(("http", "www", "github")) and not _URL_LIKE.match(text):
+        first, why = repair_software(urls[0])
+        return first, "a label before the URL was removed" + (f" ({why})" if why else "")
+    url = _SAFE_SPACE.sub(lambda m: m.group(1) or "", text)
+    url = url.replace("\\_", "_")
+    reasons = []
+    if url != text:
+        reasons.append("spaces or escapes inside the URL were removed")
+    if re.search(r"\s", url):
+        return None, "it contains a space inside a word, so the URL cannot be known"
+    if url.startswith("/"):
+        return None, "it is a local file path, not a URL"
+    if not _SCHEME.match(url):
+        if not _URL_LIKE.match(url):
+            return None, "it is not a URL"
+        url = "https://" + url
+        reasons.append("https:// was added")
+    if url[-1] in ".#":
+        url = url[:-1]
+        reasons.append(f"a final {value.strip()[-1]!r} was removed")
+    if any(host in url for host in NOT_CODE_HOSTS):
+        return None, "it is the conference's submission-check site, not the paper's code"
+    return url, "; ".join(reasons) or None
+
+
+def _join(match: re.Match[str]) -> str:
+    return match.group(1) or match.group(2)
+
+
+# --------------------------------------------------------------------------- rules on records
+
+def _note(rec: dict[str, Any], text: str) -> None:
+    rec.setdefault("notes", []).append(text)
+    rec["provenance"]["/notes"] = DERIVED
+
+
+def curate_names(rec: dict[str, Any]) -> list[Finding]:
+    found = []
+    for n, person in enumerate(rec.get("authors", [])):
+        pointer = f"/authors/{n}"
+        given, family = person.get("given"), person.get("family")
+        if given and re.search(r"[^\W\d_]{3,}\.$", given):  # not an abbreviation such as "St."
+            person["given"] = given[:-1]
+            rec["provenance"]["/authors"] = DERIVED
+            _note(rec, f"Author {n + 1}: the source gives the given name {given!r} with a final period; "
+                  f"imported as {person['given']!r}.")
+            found.append(Finding(rec["id"], pointer, "repaired", "name: trailing period", given))
+        elif family and not given and "literal" not in person:
+            _note(rec, f"Author {n + 1}: the source gives {family!r} with an empty given name (probably a "
+                  "mononym); kept as a family name only.")
+            found.append(Finding(rec["id"], pointer, "flagged", "name: empty given name", family))
+        elif family and re.fullmatch(r"(?:[A-Z]\.)+", family):
+            _note(rec, f"Author {n + 1}: the source gives the family name {family!r}, which is only "
+                  "initials; kept as the source has it.")
+            found.append(Finding(rec["id"], pointer, "flagged", "name: initials as family name", family))
+    return found
+
+
+def edit_title(rec: dict[str, Any], start: int, end: int, new: str) -> None:
+    """Replace ``title[start:end]`` by *new*, moving the ``title_protect`` ranges after it."""
+    title = rec["title"]
+    rec["title"] = title[:start] + new + title[end:]
+    shift = len(new) - (end - start)
+    ranges = []
+    for a, b in rec.get("title_protect", []):
+        if a >= end:
+            a, b = a + shift, b + shift
+        elif b > start:
+            b = max(b + shift, a + 1)
+        ranges.append([a, b])
+    if ranges:
+        rec["title_protect"] = ranges
+
+
+_SPACE_BEFORE_PUNCT = re.compile(r"(?<=\S)[ ]+(?=[:?](?:\s|$))")
+_FINAL_STOP = re.compile(r"(?<![.\s])\.$")
+_DOUBLE_QUOTED = re.compile(r"”([^”“\"]+)”")
+# Found by reading the volume's titles (CamelCase method names are not such joins).
+MISSING_SPACE = ("ExpertsTransformers",)
+CUT_SHORT = ("Geometric Decoupling: Diagnosing the Structural Instability of Latent",)
+
+
+def curate_title(rec: dict[str, Any]) -> list[Finding]:
+    if "title" not in rec:
+        return []
+    found = []
+    original = rec["title"]
+
+    def repaired(rule: str, what: str) -> None:
+        rec["provenance"]["/title"] = DERIVED
+        if "title_protect" in rec:
+            rec["provenance"]["/title_protect"] = DERIVED
+        _note(rec, f"Title: {what}; the source reads {original!r}.")
+        found.append(Finding(rec["id"], "/title", "repaired", rule, original))
+
+    for match in reversed(list(_SPACE_BEFORE_PUNCT.finditer(rec["title"]))):
+        edit_title(rec, match.start(), match.end(), "")
+    if rec["title"] != original:
+        repaired("title: space before a colon or question mark", "the space before a colon or question "
+                 "mark was removed")
+    if _FINAL_STOP.search(rec["title"]):
+        edit_title(rec, len(rec["title"]) - 1, len(rec["title"]), "")
+        repaired("title: final full stop", "the final full stop was removed")
+    match = _DOUBLE_QUOTED.search(rec["title"])
+    if match:
+        edit_title(rec, match.start(), match.start() + 1, "“")
+        repaired("title: '' quotes", "the opening quotation mark, written '' in the source, is “")
+    joined = next((word for word in MISSING_SPACE if word in rec["title"]), None)
+    if joined:
+        _note(rec, f"Title: {joined!r} looks like two words with a missing space; kept as the "
+              "source has it.")
+        found.append(Finding(rec["id"], "/title", "flagged", "title: missing space", original))
+    if rec["title"] in CUT_SHORT:
+        _note(rec, "Title: it looks cut short (it ends in an adjective); kept as the source has it.")
+        found.append(Finding(rec["id"], "/title", "flagged", "title: cut short", original))
+    return found
+
+
+# --------------------------------------------------------------------------- case protection
+
+PROPER_NOUNS = frozenset("""
+Adam American Arnold Banach Bayes Bayesian Bellman Bernoulli Bernstein Bertrand Besov Boltzmann
+Boolean Bregman Carlo Cauchy Chebyshev Cholesky Cox Dirac Dirichlet Euclidean Euler Feynman Fisher
+Fourier Fréchet Galerkin Gauss Gaussian Gaussians Gibbs Glauber Granger Gromov Gumbel Hadamard
+Hamilton Hamiltonian Hamming Hastings Hebbian Hermite Hessian Hilbert Hodge Hölder Hopfield Ising Itô
+Jacobi Jacobian Jensen Kac Kalman Kolmogorov Koopman Kronecker Kuramoto Kutta Lagrangian Langevin
+Laplace Laplacian Lipschitz Lyapunov Lévy Mahalanobis Markov Metropolis Minecraft Monte Müntz Nash
+Nesterov Newton Newtonian Neyman Nyström Pareto Poisson Polyak Procrustes Rademacher Rayleigh Ricci
+Riemannian Runge Rényi Schrödinger Schur Shannon Shapley Sinkhorn Sobolev Stackelberg Stein Stiefel
+Szász Taylor Thompson Tsetlin Turing Volterra Voronoi Wasserstein Wigner Wolfe
+Aristotelian Bures Cartesian Clebsch Clifford Darwinian Frenkel Gilbert Gordan Isaacs Lorentz Mallows
+Markovian Mendelian Poincaré Pollak Pontryagin Rockafellar Romberg Shafranov Slepian Socratic Uryasev
+Wilf Zeilberger
+""".split())
+# Ordinary English words that are names only in these phrases: (word, what must follow it).
+PROPER_PHRASES = (
+    ("Lie", r"[- ](?:[Gg]roups?|[Aa]lgebras?|[Bb]rackets?|[Ss]ymmetr(?:y|ies)|[Dd]erivatives?)\b"),
+    ("Frank", r"-Wolfe\b"),
+    ("Gram", r"(?:[- ](?:[Mm]atri(?:x|ces)|Schmidt))\b"),
+    ("Student", r"(?:'s)?[- ]t\b"),
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_MATH = re.compile(r"\$(?:\\.|[^\\$])*\$")
+
+
+def protect_proper_nouns(rec: dict[str, Any]) -> int:
+    """Add ``title_protect`` ranges for the proper nouns of the title; returns how many were added."""
+    title = rec.get("title")
+    if not title:
+        return 0
+    ranges = [list(r) for r in rec.get("title_protect", [])]
+    covered = {i for a, b in ranges for i in range(a, b)} | {
+        i for m in _MATH.finditer(title) for i in range(m.start(), m.end())}
+    added = []
+    for match in _WORD.finditer(title):
+        word = match.group(0).split("'")[0].split("’")[0]
+        start, end = match.start(), match.start() + len(word)
+        if covered.intersection(range(start, end)) or not _is_proper(word, title, end):
+            continue
+        added.append([start, end])
+    if added:
+        rec["title_protect"] = sorted(ranges + added)
+        rec["provenance"]["/title_protect"] = DERIVED
+    return len(added)
+
+
+def _is_proper(word: str, title: str, end: int) -> bool:
+    if word in PROPER_NOUNS:
+        return True
+    return any(word == name and re.match(follow, title[end:]) for name, follow in PROPER_PHRASES)
+
+
+RULES: tuple[Callable[[dict[str, Any]], list[Finding]], ...] = (curate_names, curate_title)

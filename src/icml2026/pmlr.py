@@ -1,0 +1,82 @@
+"""PMLR's published paper ids (``abas26a``, ``n-guessan26a``) and the URLs built from them.
+
+PMLR does not publish a paper under the key of the volume's source BibTeX
+(``abas26``, ``nguessan26``).  Its site builder (``mlresearch/papersite``,
+``lib/mlresearch.rb``: ``extractpapers`` and ``disambiguate_chars``) walks the
+entries in file order and gives each the first id not yet taken of::
+
+    parameterize(downcase(first author's family name) + YY + suffix)
+
+with ``YY`` the two-digit year of the volume's publication date and suffix
+``a``, ``b``, … ``z``, ``aa``, ``ab``, …  Rails' ``parameterize`` transliterates
+to ASCII with I18n's default approximations (``ö`` → ``o``, ``ß`` → ``ss``,
+``ł`` → ``l``; any other non-ASCII character becomes ``?``), replaces every run
+of characters other than ``[a-z0-9_-]`` by ``-``, squeezes repeated ``-`` and
+strips them from both ends.  The family name is the one BibTeX reads (the
+``von`` part is not in it), LaTeX-decoded.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+# I18n::Backend::Transliterator::HashTransliterator::DEFAULT_APPROXIMATIONS (ruby-i18n/i18n,
+# lib/i18n/backend/transliterator.rb), written as pairs of "character approximation".
+_APPROXIMATIONS = dict(pair.split(" ") for pair in """
+À A|Á A|Â A|Ã A|Ä A|Å A|Æ AE|Ç C|È E|É E|Ê E|Ë E|Ì I|Í I|Î I|Ï I|Ð D|Ñ N|Ò O|Ó O|Ô O|Õ O|Ö O|× x|Ø O
+Ù U|Ú U|Û U|Ü U|Ý Y|Þ Th|ß ss|ẞ SS|à a|á a|â a|ã a|ä a|å a|æ ae|ç c|è e|é e|ê e|ë e|ì i|í i|î i|ï i
+ð d|ñ n|ò o|ó o|ô o|õ o|ö o|ø o|ù u|ú u|û u|ü u|ý y|þ th|ÿ y|Ā A|ā a|Ă A|ă a|Ą A|ą a|Ć C|ć c|Ĉ C
+ĉ c|Ċ C|ċ c|Č C|č c|Ď D|ď d|Đ D|đ d|Ē E|ē e|Ĕ E|ĕ e|Ė E|ė e|Ę E|ę e|Ě E|ě e|Ĝ G|ĝ g|Ğ G|ğ g|Ġ G
+ġ g|Ģ G|ģ g|Ĥ H|ĥ h|Ħ H|ħ h|Ĩ I|ĩ i|Ī I|ī i|Ĭ I|ĭ i|Į I|į i|İ I|ı i|Ĳ IJ|ĳ ij|Ĵ J|ĵ j|Ķ K|ķ k|ĸ k
+Ĺ L|ĺ l|Ļ L|ļ l|Ľ L|ľ l|Ŀ L|ŀ l|Ł L|ł l|Ń N|ń n|Ņ N|ņ n|Ň N|ň n|ŉ 'n|Ŋ NG|ŋ ng|Ō O|ō o|Ŏ O|ŏ o
+Ő O|ő o|Œ OE|œ oe|Ŕ R|ŕ r|Ŗ R|ŗ r|Ř R|ř r|Ś S|ś s|Ŝ S|ŝ s|Ş S|ş s|Š S|š s|Ţ T|ţ t|Ť T|ť t|Ŧ T
+ŧ t|Ũ U|ũ u|Ū U|ū u|Ŭ U|ŭ u|Ů U|ů u|Ű U|ű u|Ų U|ų u|Ŵ W|ŵ w|Ŷ Y|ŷ y|Ÿ Y|Ź Z|ź z|Ż Z|ż z|Ž Z
+ž z|Ǫ O|ǫ o|Ǭ O|ǭ o""".replace("\n", "|").strip("|").split("|"))
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_SEPARATORS = re.compile(r"[^a-z0-9_-]+", re.IGNORECASE)
+
+
+def transliterate(text: str) -> str:
+    """ActiveSupport's ``transliterate``: NFC, then I18n's approximations, ``?`` for the rest."""
+    import unicodedata
+
+    nfc = unicodedata.normalize("NFC", text)
+    return _NON_ASCII.sub(lambda m: _APPROXIMATIONS.get(m.group(0), "?"), nfc)
+
+
+def parameterize(text: str) -> str:
+    """ActiveSupport's ``String#parameterize`` with its defaults (separator ``-``, lower case)."""
+    slug = _SEPARATORS.sub("-", transliterate(text))
+    slug = re.sub(r"-{2,}", "-", slug).strip("-")
+    return slug.lower()
+
+
+def suffix(count: int) -> str:
+    """``disambiguate_chars``: 0 → ``a``, 25 → ``z``, 26 → ``aa``, 27 → ``ab``."""
+    div, mod = divmod(count, 26)
+    letter = chr(ord("a") + mod)
+    return letter if div == 0 else suffix(div - 1) + letter
+
+
+def assign_ids(first_author_families: Iterable[str], year: int) -> Iterator[str]:
+    """The PMLR id of each paper, in the order of the volume's BibTeX file."""
+    taken: set[str] = set()
+    yy = f"{year % 100:02d}"
+    for family in first_author_families:
+        stem = family.lower() + yy
+        count = 0
+        while (candidate := parameterize(stem + suffix(count))) in taken:
+            count += 1
+        taken.add(candidate)
+        yield candidate
+
+
+def paper_url(volume: int, pmlr_id: str) -> str:
+    """The paper's page in the proceedings (the volume's ``_config.yml`` URL pattern)."""
+    return f"https://proceedings.mlr.press/v{volume}/{pmlr_id}.html"
+
+
+def pdf_url(volume: int, pmlr_id: str) -> str:
+    """The PDF as PMLR links it: the volume repository's ``assets/<id>/<id>.pdf``."""
+    return f"https://raw.githubusercontent.com/mlresearch/v{volume}/main/assets/{pmlr_id}/{pmlr_id}.pdf"
