@@ -1,4 +1,10 @@
-"""Shared test fixtures: the packaged papers and the read-only ``shared/`` folder."""
+"""Shared test fixtures: the packaged papers and the inputs they are built from.
+
+``papers`` is the 19 papers of the user's seed document (the curated records, with
+abstracts, method names and the one incomplete record): the exporter, importer and
+client tests were written for them and their golden strings name them.  ``volume``
+is the whole packaged volume (6,553 records).
+"""
 
 from __future__ import annotations
 
@@ -14,9 +20,23 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO / "tools" / "sources"
 
 
+def seed_ids() -> list[str]:
+    """Record ids of the 19 seed papers, from the seed facts (in the seed document's order)."""
+    import json
+
+    facts = json.loads((SHARED / "data" / "seed-papers.json").read_text(encoding="utf-8"))
+    return [f"pmlr-v306-{p['pmlr']['id']}" if p["pmlr"] else f"icml2026-seed-{p['seed_index']:02d}"
+            for p in facts["papers"]]
+
+
 @pytest.fixture(scope="session")
-def papers() -> icml2026.PaperCollection:
+def volume() -> icml2026.PaperCollection:
     return icml2026.load()
+
+
+@pytest.fixture(scope="session")
+def papers(volume: icml2026.PaperCollection) -> icml2026.PaperCollection:
+    return volume.select(seed_ids())
 
 
 @pytest.fixture(scope="session")

@@ -53,12 +53,12 @@ def test_one_entry_per_complete_paper_and_incomplete_skipped(papers, fmt):
     assert len(parse_bibtexparser(text)) == 18
 
 
-def test_cli_export_matches_api_and_reports_skip(papers, tmp_path):
+def test_cli_export_matches_api_and_reports_skip(volume, tmp_path):
     out = tmp_path / "refs.bib"
     run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "bibtex", "-o", str(out)],
                          capture_output=True, text=True, check=True)
     assert "icml2026-seed-04" in run.stderr
-    assert out.read_text(encoding="utf-8") == icml2026.export(papers.complete, "bibtex")
+    assert out.read_text(encoding="utf-8") == icml2026.export(volume.complete, "bibtex")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import icml2026
 from icml2026.dist import FILES, build, stale_files
 
@@ -20,15 +22,17 @@ def dist(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
                           text=True, cwd=cwd, timeout=300)
 
 
+@pytest.mark.slow
 def test_committed_dist_data_is_current() -> None:
-    result = dist("--check")
+    result = dist("--check")  # the whole volume in every format: a few minutes
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_build_is_byte_for_byte_reproducible(papers: icml2026.PaperCollection) -> None:
-    assert build(papers) == build(icml2026.load())
+    assert build(papers) == build(icml2026.load().select(p.id for p in papers))
 
 
+@pytest.mark.slow
 def test_check_names_stale_missing_and_extra_files(tmp_path: Path) -> None:
     folder = tmp_path / "dist-data"
     shutil.copytree(REPO / "dist-data", folder)
@@ -38,8 +42,29 @@ def test_check_names_stale_missing_and_extra_files(tmp_path: Path) -> None:
     result = dist("--check", "--dir", str(folder), cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout.splitlines() == [f"stale: {folder / n}" for n in ("icml2026.bib", "icml2026.ris", "notes.txt")]
+    refused = dist("--dir", str(folder), cwd=tmp_path)  # never deletes a file it did not write
+    assert refused.returncode == 1 and "notes.txt" in refused.stderr and len(refused.stderr.splitlines()) == 1
+    assert (folder / "notes.txt").read_text() == "not ours\n" and (folder / "icml2026.bib").read_text() == "stale\n"
+    (folder / "notes.txt").unlink()
     assert dist("--dir", str(folder), cwd=tmp_path).returncode == 0
     assert stale_files(build(icml2026.load()), folder) == []
+
+
+def test_dist_refuses_a_folder_of_someone_elses_files(tmp_path: Path) -> None:
+    from icml2026.dist import write
+    from icml2026.errors import OutputError
+
+    (tmp_path / "thesis.tex").write_text("mine\n")
+    with pytest.raises(OutputError, match="thesis.tex"):
+        write({"icml2026.bib": b"x\n", "SHA256SUMS": b""}, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["thesis.tex"]
+    (tmp_path / "thesis.tex").unlink()
+    write({"icml2026.bib": b"x\n", "SHA256SUMS": b"0  icml2026.bib\n"}, tmp_path)
+    (tmp_path / "old.bib").write_text("from an earlier run\n")
+    (tmp_path / "SHA256SUMS").write_text("0  icml2026.bib\n0  old.bib\n")
+    assert write({"icml2026.bib": b"y\n", "SHA256SUMS": b"0  icml2026.bib\n"}, tmp_path) == [
+        "SHA256SUMS", "icml2026.bib", "old.bib"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["SHA256SUMS", "icml2026.bib"]
 
 
 def test_datapackage_describes_every_file() -> None:
@@ -60,6 +85,6 @@ def test_sha256sums_matches_files() -> None:
 
 def test_bib_files_carry_the_complete_records_only() -> None:
     text = (REPO / "dist-data" / "icml2026.bib").read_text(encoding="ascii")
-    assert text.count("@inproceedings{") == 18
+    assert text.count("@inproceedings{") == 6552
     lines = (REPO / "dist-data" / "icml2026.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 19
+    assert len(lines) == 6553

@@ -51,37 +51,37 @@ def test_shipped_files_equal_generated_files(shared: Path) -> None:
     assert not stale, "run python tools/build_records.py"
 
 
-def test_the_whole_volume_and_one_incomplete_seed_paper(papers: icml2026.PaperCollection) -> None:
-    assert len(papers) == 6553
-    assert len(papers.complete) == 6552
-    (gmpssg,) = papers.incomplete
+def test_the_whole_volume_and_one_incomplete_seed_paper(volume: icml2026.PaperCollection) -> None:
+    assert len(volume) == 6553
+    assert len(volume.complete) == 6552
+    (gmpssg,) = volume.incomplete
     assert gmpssg.method_name == "GMPSSG" and gmpssg.id == "icml2026-seed-04"
     assert gmpssg.title is None and gmpssg.authors == () and gmpssg.pages is None
     assert gmpssg.citation_key is None and not dict(gmpssg.identifiers.items())
     assert set(gmpssg.missing) >= {"title", "authors", "pages"}
-    pages = sorted((p.pages.first, p.pages.last) for p in papers.complete)
+    pages = sorted((p.pages.first, p.pages.last) for p in volume.complete)
     assert pages[0][0] == 1 and pages[-1][1] == 173037
     assert all(a[1] + 1 == b[0] for a, b in zip(pages, pages[1:]))  # no gap, no overlap
 
 
-def test_no_paper_appears_twice(papers: icml2026.PaperCollection) -> None:
-    complete = list(papers.complete)
+def test_no_paper_appears_twice(volume: icml2026.PaperCollection) -> None:
+    complete = list(volume.complete)
     for name, value in [("openreview", lambda p: p.identifiers.openreview),
                         ("pmlr", lambda p: p.identifiers.pmlr),
                         ("title", lambda p: " ".join(re.findall(r"\w+", fold(to_plain(p.title)))))]:
         values = [value(p) for p in complete]
         assert None not in values and len(set(values)) == len(values), name
     # The seed papers are the curated records (seed abstracts), not a second copy.
-    assert sum(p.abstract is not None for p in papers) == 19
+    assert sum(p.abstract is not None for p in volume) == 19
 
 
-def test_published_keys_never_change(papers: icml2026.PaperCollection) -> None:
+def test_published_keys_never_change(volume: icml2026.PaperCollection) -> None:
     for key, record in FIRST_RELEASE_KEYS.items():
-        assert papers[key].id == record and papers[key].citation_key == key
+        assert volume[key].id == record and volume[key].citation_key == key
     registry = dict(line.split("\t") for line in
                     (data_dir() / "published-keys.tsv").read_text(encoding="utf-8").splitlines())
     assert FIRST_RELEASE_KEYS.items() <= registry.items()
-    shipped = {p.citation_key: p.id for p in papers.complete}
+    shipped = {p.citation_key: p.id for p in volume.complete}
     assert shipped == registry  # every key is registered, and no registered key is dropped
 
 
@@ -98,9 +98,9 @@ def test_key_collision_rule_ignores_creation_order() -> None:
     assert len(set(expected.values())) == len(expected)
 
 
-def test_pmlr_id_rule_reproduces_the_seed_ids(papers: icml2026.PaperCollection, shared: Path) -> None:
+def test_pmlr_id_rule_reproduces_the_seed_ids(volume: icml2026.PaperCollection, shared: Path) -> None:
     facts = json.loads((shared / "data" / "seed-papers.json").read_text(encoding="utf-8"))
-    in_file_order = sorted(papers.complete, key=lambda p: p.pages.first)
+    in_file_order = sorted(volume.complete, key=lambda p: p.pages.first)
     families = [p.authors[0].family or p.authors[0].literal or "" for p in in_file_order]
     computed = dict(zip((p.identifiers.openreview for p in in_file_order), pmlr.assign_ids(families, 2026)))
     seed_ids = {f["pmlr"]["openreview"]: f["pmlr"]["id"] for f in facts["papers"] if f["pmlr"]}
@@ -122,38 +122,38 @@ def test_pmlr_suffixes_run_on_past_z() -> None:
     assert ids[:2] == ["li26a", "li26b"] and ids[25:28] == ["li26z", "li26aa", "li26ab"]
 
 
-def test_every_pmlr_id_resolves_with_show(papers: icml2026.PaperCollection) -> None:
+def test_every_pmlr_id_resolves_with_show(volume: icml2026.PaperCollection) -> None:
     from icml2026.store import load_keys
 
-    ids = [p.identifiers.pmlr for p in papers.complete]
+    ids = [p.identifiers.pmlr for p in volume.complete]
     found = load_keys(ids)
-    assert found is not None and [p.identifiers.pmlr for p in found] == [p.identifiers.pmlr for p in papers.complete]
+    assert found is not None and [p.identifiers.pmlr for p in found] == [p.identifiers.pmlr for p in volume.complete]
     for pmlr_id in random.Random(1).sample(ids, 5):
         result = subprocess.run([sys.executable, "-m", "icml2026", "show", pmlr_id], capture_output=True, text=True)
         assert result.returncode == 0 and f"pmlr-v306-{pmlr_id}" in result.stdout
 
 
-def test_provenance_names_public_sources_only(papers: icml2026.PaperCollection) -> None:
-    for paper in papers:
+def test_provenance_names_public_sources_only(volume: icml2026.PaperCollection) -> None:
+    for paper in volume:
         for source in paper.sources.values():
             text = f"{source.name} {source.url or ''}"
             assert not re.search(r"shared/|tools/sources|src/icml2026|\.\./", text), (paper.id, text)
             assert source.url is None or source.url.startswith("https://"), (paper.id, source.url)
 
 
-def test_abstracts_are_the_seed_text_verbatim(papers: icml2026.PaperCollection, shared: Path) -> None:
+def test_abstracts_are_the_seed_text_verbatim(volume: icml2026.PaperCollection, shared: Path) -> None:
     seed = (shared / "seed" / "000_476b98bb6ff612ae.txt").read_text(encoding="utf-8")
     lines = [line for line in seed.split("\n")[1:] if line.strip()]
-    assert sorted(p.abstract for p in papers if p.abstract) == sorted(lines)
+    assert sorted(p.abstract for p in volume if p.abstract) == sorted(lines)
 
 
-def test_facts_match_seed_papers_json(papers: icml2026.PaperCollection, shared: Path) -> None:
+def test_facts_match_seed_papers_json(volume: icml2026.PaperCollection, shared: Path) -> None:
     facts = json.loads((shared / "data" / "seed-papers.json").read_text(encoding="utf-8"))
     for fact in facts["papers"]:
         pm = fact["pmlr"]
         if pm is None:
             continue
-        paper = papers[pm["id"]]
+        paper = volume[pm["id"]]
         assert to_plain(paper.title) == pm["title"]
         assert [(a.given, a.family) for a in paper.authors] == [(a["given"], a["family"]) for a in pm["authors"]]
         assert (paper.pages.first, paper.pages.last) == (pm["firstpage"], pm["lastpage"])
@@ -163,26 +163,26 @@ def test_facts_match_seed_papers_json(papers: icml2026.PaperCollection, shared: 
         assert paper.source_of("/title").url == pm["source"]
 
 
-def test_proceedings_record(papers: icml2026.PaperCollection, shared: Path) -> None:
+def test_proceedings_record(volume: icml2026.PaperCollection, shared: Path) -> None:
     facts = json.loads((shared / "data" / "seed-papers.json").read_text(encoding="utf-8"))["proceedings"]
-    proc = papers[0].proceedings
-    assert all(p.proceedings is proc for p in papers)  # stored once, referenced
+    proc = volume[0].proceedings
+    assert all(p.proceedings is proc for p in volume)  # stored once, referenced
     assert [(e.family, e.given) for e in proc.editors] == [(e["family"], e["given"]) for e in facts["editors"]]
     assert (proc.volume, proc.year, proc.booktitle) == (306, 2026, facts["booktitle"])
 
 
-def test_case_protection_from_tex_title(papers: icml2026.PaperCollection) -> None:
-    paper = papers["pmlr-v306-li26d"]
+def test_case_protection_from_tex_title(volume: icml2026.PaperCollection) -> None:
+    paper = volume["pmlr-v306-li26d"]
     assert [paper.title[a:b] for a, b in paper.title_protect] == ["P", "L"]
-    paper = papers["zhao2026benchmarking"]
+    paper = volume["zhao2026benchmarking"]
     assert [paper.title[a:b] for a, b in paper.title_protect] == ["VQA"]
 
 
-def test_proper_nouns_are_protected(papers: icml2026.PaperCollection) -> None:
-    paper = papers["pmlr-v306-n-guessan26a"]  # … Physics-Informed Müntz-Szász Networks
+def test_proper_nouns_are_protected(volume: icml2026.PaperCollection) -> None:
+    paper = volume["pmlr-v306-n-guessan26a"]  # … Physics-Informed Müntz-Szász Networks
     protected = [paper.title[a:b] for a, b in paper.title_protect]
     assert "Müntz" in protected and "Szász" in protected
     assert paper.source_of("/title_protect").name.startswith("Derived")
-    for paper in papers.complete:  # never an ordinary word
+    for paper in volume.complete:  # never an ordinary word
         words = {paper.title[a:b] for a, b in paper.title_protect}
         assert not words & {"Networks", "Learning", "Go", "Lean", "Student", "The"}, paper.id

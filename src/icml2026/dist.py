@@ -73,7 +73,7 @@ def datapackage(files: dict[str, bytes], papers: PaperCollection) -> dict[str, A
             "bytes": len(data),
             "hash": f"sha256:{sha256(data)}",
         })
-    sources = sorted({(s.name, s.url or "") for p in papers for s in p.sources.values()})
+    sources = dataset_sources(papers)
     return {
         "name": "icml2026",
         "title": f"{proc.booktitle} (PMLR volume {proc.volume}): verified records",
@@ -83,9 +83,27 @@ def datapackage(files: dict[str, bytes], papers: PaperCollection) -> dict[str, A
         "licenses": LICENSES,
         # Formatted references depend on these versions; a change here explains a stale file.
         "icml2026:generator": generator_versions(),
-        "sources": [{"title": name, **({"path": url} if url else {})} for name, url in sources],
+        "sources": sources,
         "resources": resources,
     }
+
+
+def dataset_sources(papers: PaperCollection) -> list[dict[str, Any]]:
+    """Each distinct source once; one that names a page per paper is counted, not listed."""
+    urls: dict[str, set[str]] = {}
+    for paper in papers:
+        for source in paper.sources.values():
+            urls.setdefault(source.name, set()).add(source.url or "")
+    out: list[dict[str, Any]] = []
+    for name in sorted(urls):
+        found = sorted(urls[name] - {""})
+        if len(found) == 1:
+            out.append({"title": name, "path": found[0]})
+        elif found:
+            out.append({"title": f"{name} ({len(found)} pages, one per paper)"})
+        else:
+            out.append({"title": name})
+    return out
 
 
 def generator_versions() -> dict[str, str]:
@@ -116,10 +134,29 @@ def stale_files(files: dict[str, bytes], folder: Path) -> list[str]:
     return sorted(stale + extra)
 
 
+def previous_files(folder: Path) -> set[str]:
+    """The files an earlier ``icml2026 dist`` wrote to *folder*: those its SHA256SUMS lists."""
+    sums = folder / "SHA256SUMS"
+    if not sums.is_file():
+        return set()
+    return {line.split("  ", 1)[1] for line in sums.read_text(encoding="utf-8").splitlines() if "  " in line}
+
+
 def write(files: dict[str, bytes], folder: Path) -> list[str]:
-    """Write *files* (atomically, one by one) and remove files that are not ours."""
+    """Write *files* (atomically, one by one); remove only files an earlier run wrote.
+
+    A folder holding files this package did not write (a thesis, notes …) is refused
+    before anything is written, so ``--dir`` can never delete someone's work.
+    """
+    from .errors import OutputError
     from .store import write_atomic
 
+    ours = previous_files(folder) | set(files) | {"SHA256SUMS"}
+    foreign = sorted(p.name for p in folder.iterdir() if p.name not in ours) if folder.is_dir() else []
+    if foreign:
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        raise OutputError(f"{folder}: holds files icml2026 dist did not write ({', '.join(foreign[:3])}{more}); "
+                          "choose an empty folder or one an earlier 'icml2026 dist' wrote")
     changed = stale_files(files, folder)
     for name in changed:
         if name in files:

@@ -19,3 +19,10 @@ class UsageError(Icml2026Error):
 
 class OutputError(Icml2026Error):
     """An output file or folder cannot be written."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived while a file was being written; the temporary file was removed.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: no ``except Exception`` swallows it.
+    """

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import stat
 import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .collection import PaperCollection
-from .errors import DataError, OutputError
+from .errors import DataError, OutputError, Terminated
 from .model import Paper, Proceedings
 
 PACKAGE_DATA = "data"
@@ -118,7 +121,7 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
     """
     proceedings = load_proceedings()
     if paths is None:
-        return _load_packaged(proceedings)
+        return _with_corrections(_load_packaged(proceedings), corrections)
     targets = [Path(p) for p in paths]
     if validate:
         raise_on_problems(targets)
@@ -132,11 +135,17 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
             proceedings[proc.id] = proc
     papers = [paper_from_json(item, proceedings, where) for where, item in found
               if not is_proceedings_record(item)]
-    if paths is None and corrections is not False:
-        from .update.layer import apply_corrections  # standard library only: one stat() without a layer
-
-        papers = apply_corrections(papers, corrections)
     return PaperCollection(papers)
+
+
+def _with_corrections(papers: PaperCollection, corrections: bool | None = None) -> PaperCollection:
+    """The packaged *papers* with the user's corrections layer ('icml2026 update') applied."""
+    if corrections is False:
+        return papers
+    from .update.layer import apply_corrections  # standard library only: one stat() without a layer
+
+    fixed = apply_corrections(papers, corrections)
+    return papers if fixed is None else PaperCollection(fixed)
 
 
 def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
@@ -169,7 +178,7 @@ def load_keys(keys: Iterable[str]) -> PaperCollection | None:
             handle.seek(offset)
             record = json.loads(handle.read(size))
             papers.append(Paper.from_dict(record, proceedings[record["proceedings"]]))
-    return PaperCollection(papers)
+    return _with_corrections(PaperCollection(papers))
 
 
 def raise_on_problems(targets: list[Path]) -> None:
@@ -200,29 +209,108 @@ def dumps_record(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str]) -> None:
-    """Write *chunks* to *path* through a temporary file in the same folder.
+def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str], *, make_parents: bool = True) -> None:
+    """Write *chunks* to *path* so that a reader never sees half a file.
 
-    A reader never sees a half-written file, and a failure leaves the old file
-    (or no file) in place.
+    A regular file (or a new one) is written through a temporary file in the same
+    folder, fsynced, then renamed over it: a failure or SIGTERM leaves the old
+    file (or none) and no temporary file.  The existing file's permissions are
+    kept; a symlink's target is written, not the link replaced.  A device or FIFO
+    (``/dev/stdout``, a pipe) is written into directly, never replaced.  A missing
+    folder is created only with *make_parents*.  Failures are :class:`OutputError`.
     """
     target = Path(path)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        real = Path(os.path.realpath(target, strict=False))
+        info = os.stat(real)
+    except FileNotFoundError:
+        info = None  # a new file (or the missing target of a symlink)
+    except OSError as exc:  # a symlink loop, a path component that is a file …
+        why = "a loop of symbolic links" if exc.errno == errno.ELOOP else exc.strerror or exc
+        raise OutputError(f"{target}: cannot write: {why}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise OutputError(f"{target}: cannot write: it is a folder")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _write_in_place(real, target, chunks)
+        return
+    if not real.parent.is_dir():
+        if not make_parents:
+            raise OutputError(f"{target}: cannot write: folder {real.parent} does not exist")
+        try:
+            real.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"{target}: cannot create folder {real.parent}: {exc.strerror or exc}") from None
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    _replace(real, target, chunks, mode)
+
+
+def _replace(real: Path, target: Path, chunks: Iterable[str], mode: int) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as exc:
         raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+        with _terminate_as_exception(), os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             for chunk in chunks:
                 handle.write(chunk)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+            handle.flush()
+            os.fsync(handle.fileno())
+            os.chmod(tmp, mode)
+            os.replace(tmp, real)
+        _fsync_folder(real.parent)
     except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
-        if isinstance(exc, OSError):  # disk full, target is a folder, …
+        if isinstance(exc, OSError):  # disk full, permission denied, …
             raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
         raise
+
+
+def _write_in_place(real: Path, target: Path, chunks: Iterable[str]) -> None:
+    try:
+        with open(real, "w", encoding="utf-8", newline="\n") as handle:
+            for chunk in chunks:
+                handle.write(chunk)
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot fsync a folder; the rename is done
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _terminate_as_exception() -> Iterator[None]:
+    """Turn SIGTERM into an exception for the duration, so cleanup code runs."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum: int, frame: Any) -> None:
+        raise Terminated()
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

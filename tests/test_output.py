@@ -1,0 +1,117 @@
+"""``-o`` and standard output: written into what is there, never half a file, one-line errors."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from icml2026.errors import OutputError, Terminated
+from icml2026.store import write_atomic
+
+KEY = "zhao2026benchmarking"
+
+
+def export(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "bibtex", *args],
+                          capture_output=True, text=True, timeout=120, **kwargs)  # type: ignore[call-overload]
+
+
+def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("icml2026: error: "), result.stderr
+    return lines[0]
+
+
+def test_permissions_of_an_existing_file_are_kept(tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    out.write_text("old\n")
+    out.chmod(0o600)
+    assert export("--keys", KEY, "-o", str(out)).returncode == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600 and KEY in out.read_text()
+
+
+def test_a_symlink_target_is_written_and_the_link_kept(tmp_path: Path) -> None:
+    target = tmp_path / "real.bib"
+    target.write_text("old\n")
+    link = tmp_path / "link.bib"
+    link.symlink_to(target)
+    assert export("--keys", KEY, "-o", str(link)).returncode == 0
+    assert link.is_symlink() and KEY in target.read_text()
+
+
+def test_a_fifo_gets_the_data_and_stays_a_fifo(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.bib"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    result = export("--keys", KEY, "-o", str(fifo))
+    reader.join(timeout=60)
+    assert result.returncode == 0 and KEY in received[0]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe.bib"]
+
+
+def test_a_device_is_written_into_not_replaced() -> None:
+    before = os.stat("/dev/full")
+    line = one_error_line(export("--keys", KEY, "-o", "/dev/full"))
+    assert "/dev/full" in line and "No space left" in line
+    after = os.stat("/dev/full")
+    assert stat.S_ISCHR(after.st_mode) and after.st_rdev == before.st_rdev
+
+
+def test_a_missing_folder_is_an_error(tmp_path: Path) -> None:
+    line = one_error_line(export("--keys", KEY, "-o", str(tmp_path / "no" / "such" / "refs.bib")))
+    assert "does not exist" in line and not (tmp_path / "no").exists()
+
+
+def test_full_disk_and_closed_stdout_are_one_line_errors() -> None:
+    with open("/dev/full", "w") as full:
+        line = one_error_line(subprocess.run(
+            [sys.executable, "-m", "icml2026", "export", "--keys", KEY], stdout=full, stderr=subprocess.PIPE,
+            text=True, timeout=120))
+    assert "standard output" in line
+    closed = subprocess.run(f"{sys.executable} -m icml2026 export --keys {KEY} >&-", shell=True,
+                            capture_output=True, text=True, timeout=120)
+    assert "standard output" in one_error_line(closed)
+
+
+@pytest.mark.parametrize("selection", [("--keys", ","), ("--keys", ""), ("--query", "zzzqqq no such words")])
+def test_an_empty_selection_writes_nothing(tmp_path: Path, selection: tuple[str, str]) -> None:
+    out = tmp_path / "refs.bib"
+    one_error_line(export(*selection, "-o", str(out)))
+    assert not out.exists()
+
+
+def test_sigterm_while_writing_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "refs.bib"
+    target.write_text("previous\n")
+
+    def chunks() -> Iterator[str]:
+        yield "half"
+        os.kill(os.getpid(), signal.SIGTERM)
+        yield " never"
+
+    with pytest.raises(Terminated):
+        write_atomic(target, chunks())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["refs.bib"]
+    assert target.read_text() == "previous\n"
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_a_folder_or_symlink_loop_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(OutputError, match="is a folder"):
+        write_atomic(tmp_path, ["x"])
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    with pytest.raises(OutputError, match="loop"):
+        write_atomic(loop, ["x"])
