@@ -18,10 +18,10 @@ def test_lookup_by_every_identifier(papers: icml2026.PaperCollection) -> None:
         papers["nope"]
 
 
-def test_stable_order(papers: icml2026.PaperCollection) -> None:
+def test_stable_order(volume: icml2026.PaperCollection) -> None:
     again = icml2026.load()
-    assert [p.id for p in papers] == [p.id for p in again]
-    labels = [p.label for p in papers]
+    assert [p.id for p in volume] == [p.id for p in again]
+    labels = [p.label for p in volume]
     assert labels == sorted(labels)
 
 
@@ -45,9 +45,26 @@ def test_search(papers: icml2026.PaperCollection, query: str, expected: set[str]
     assert {p.label for p in papers.search(query)} == expected
 
 
+@pytest.mark.parametrize("query,first", [
+    ("muntz szasz", "nguessan2026discovering"),
+    ("GMPSSG", "icml2026-seed-04"),
+    ("Optimal Transport Guided Stochastic Control", "huang2026optimal"),
+])
+def test_search_the_volume(volume: icml2026.PaperCollection, query: str, first: str) -> None:
+    """The same papers come first among all 6,553 (nothing else has these words in its title)."""
+    assert volume.search(query)[0].label == first
+
+
 def test_search_by_author(papers: icml2026.PaperCollection) -> None:
     assert {p.label for p in papers.search(author="Cantürk")} == {"canturk2026can"}
     assert {p.label for p in papers.search(author="canturk")} == {"canturk2026can"}
+
+
+def test_search_result_is_a_ranked_collection(volume: icml2026.PaperCollection) -> None:
+    found = volume.search("graph", author="li")
+    assert isinstance(found, icml2026.PaperCollection) and len(found) > 0
+    assert found[found[0].label] is found[0]                     # lookups work on a result
+    assert [p.id for p in found.complete] == [p.id for p in found if p.is_complete]
 
 
 def test_select_reports_unknown_keys(papers: icml2026.PaperCollection) -> None:

@@ -418,6 +418,8 @@ def build(sources: Path) -> dict[Path, str]:
         OUT / "proceedings" / f"{proc['id']}.json": dumps_record(proc),
         OUT / "papers.jsonl": papers_text,
         OUT / "index.tsv": index_text(papers_text),
+        OUT / "lines.tsv": lines_text(papers_text),
+        OUT / "search-index.txt": search_index_text(proc, records),
         OUT / "published-keys.tsv": registry_text(records),
         DOCS / "data-quality.md": quality_report(findings, protected, records),
     }
@@ -449,6 +451,28 @@ def index_text(papers_text: str) -> str:
                 rows.setdefault(key, (offset, size))
         offset += size
     return "".join(f"{key}\t{at}\t{size}\n" for key, (at, size) in sorted(rows.items()))
+
+
+def lines_text(papers_text: str) -> str:
+    """``offset<TAB>length<TAB>state`` of each line of papers.jsonl, in its (collection) order."""
+    rows, offset = [], 0
+    for line in papers_text.splitlines(keepends=True):
+        size = len(line.encode("utf-8"))
+        rows.append(f"{offset}\t{size}\t{json.loads(line)['status']['state']}\n")
+        offset += size
+    return "".join(rows)
+
+
+def search_index_text(proc: dict[str, Any], records: list[dict[str, Any]]) -> str:
+    """The search index of the packaged papers in their order (``icml2026.search.Index``)."""
+    from icml2026.collection import PaperCollection
+    from icml2026.model import Paper, Proceedings
+    from icml2026.search import Index
+
+    volume = Proceedings.from_dict(proc)
+    papers = PaperCollection(Paper.from_dict(r, volume) for r in records)
+    assert [p.id for p in papers] == [r["id"] for r in records], "papers.jsonl is not in collection order"
+    return Index(list(papers)).to_text()
 
 
 def quality_report(findings: list[Finding], protected: int, records: list[dict[str, Any]]) -> str:

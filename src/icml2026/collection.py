@@ -1,35 +1,55 @@
-"""An immutable, ordered collection of papers with lookup and search."""
+"""An immutable, ordered collection of papers with lookup and search (rules: :mod:`.search`)."""
 
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable, Iterator, overload
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, overload
 
 from .model import Paper
 
+if TYPE_CHECKING:
+    from .search import Index
+
 
 def fold(text: str) -> str:
-    """Case- and accent-insensitive form used for search and ASCII keys."""
+    """Case- and accent-insensitive form used for ASCII keys. Search folds by its own,
+    wider rules (:mod:`.search`): changing this function would change citation keys."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 class PaperCollection:
-    """Papers in a stable order (by citation key, then id).
+    """Papers in a stable order (by citation key, then id); a search result is in rank order.
 
     Look a paper up by citation key, id, alias key, PMLR id or OpenReview id:
-    ``papers["zhao2026benchmarking"]``, ``papers.get("Pj1Z7dWm4v")``.
+    ``papers["zhao2026benchmarking"]``, ``papers.get("Pj1Z7dWm4v")``; :meth:`find` also
+    takes arXiv ids and URLs.
     """
 
-    __slots__ = ("_papers", "_index")
+    __slots__ = ("_index", "_links", "_papers", "_search")
 
     def __init__(self, papers: Iterable[Paper]) -> None:
-        self._papers: tuple[Paper, ...] = tuple(sorted(papers, key=lambda p: (p.label, p.id)))
+        self._init(tuple(sorted(papers, key=lambda p: (p.label, p.id))))
+
+    @classmethod
+    def _ordered(cls, papers: Iterable[Paper]) -> PaperCollection:
+        """A collection in exactly the order given (search ranks, subsets of a ranking)."""
+        new = cls.__new__(cls)
+        new._init(tuple(papers))
+        return new
+
+    def _init(self, papers: tuple[Paper, ...]) -> None:
+        self._papers = papers
         index: dict[str, Paper] = {}
         for paper in self._papers:
             for key in paper.keys():
                 index.setdefault(key, paper)
         self._index = index
+        # Built on first search, once per collection: folding 6,553 papers is most of
+        # a search's cost, and a collection is immutable, so it never goes stale.
+        self._search: Index | None = None
+        self._links: dict[str, Paper] | None = None
 
     def __len__(self) -> int:
         return len(self._papers)
@@ -60,11 +80,11 @@ class PaperCollection:
 
     @property
     def complete(self) -> PaperCollection:
-        return PaperCollection(p for p in self._papers if p.is_complete)
+        return PaperCollection._ordered(p for p in self._papers if p.is_complete)
 
     @property
     def incomplete(self) -> PaperCollection:
-        return PaperCollection(p for p in self._papers if not p.is_complete)
+        return PaperCollection._ordered(p for p in self._papers if not p.is_complete)
 
     def select(self, keys: Iterable[str]) -> PaperCollection:
         """The papers named by *keys*; raises ``KeyError`` naming every unknown key."""
@@ -74,19 +94,77 @@ class PaperCollection:
             raise KeyError(", ".join(unknown))
         return PaperCollection({self[k].id: self[k] for k in keys}.values())
 
+    # -- search -----------------------------------------------------------
+    def find(self, query: str) -> Paper | None:
+        """The paper that *query* identifies: any key of :meth:`get` (also in another
+        case), an arXiv id (``arXiv:2605.05974v2``), a DOI, or a PMLR, PDF, OpenReview,
+        arXiv or other link URL of the paper. None if it names no paper."""
+        query = query.strip()
+        if not query or any(c.isspace() for c in query):
+            return None
+        paper = self._index.get(query)
+        if paper is not None:
+            return paper
+        from .search import identifier_candidates, url_key
+
+        for key, volume in identifier_candidates(query):
+            paper = self._index.get(key)
+            if paper is not None and volume in (None, paper.proceedings.volume):
+                return paper
+        if "/" in query:
+            return self._link_index().get(url_key(query))
+        return None
+
+    def _link_index(self) -> dict[str, Paper]:
+        """Link URL → paper, for links of one paper only (a code repository that several
+        papers share identifies none of them)."""
+        if self._links is None:
+            from .search import url_key
+
+            owners: dict[str, list[Paper]] = {}
+            for paper in self._papers:
+                for _, url in paper.links.items():  # noqa: PERF102 (Links is no dict)
+                    owners.setdefault(url_key(url), []).append(paper)
+            self._links = {url: found[0] for url, found in owners.items() if len(found) == 1}
+        return self._links
+
+    def _search_index(self) -> Index:
+        if self._search is None:
+            from .search import Index
+
+            self._search = Index(self._papers)
+        return self._search
+
+    def use_search_index(self, index: Index) -> None:
+        """Give this collection a prebuilt search index of its papers, in its order (say,
+        ``Index.from_text`` of one a data build stored), instead of folding them again."""
+        if len(index.title) != len(self._papers):
+            raise ValueError(f"a search index of {len(index.title)} papers for {len(self)}")
+        self._search = index
+
     def search(self, text: str = "", *, author: str | None = None) -> PaperCollection:
-        """Papers whose title, authors, abstract, method name or ids contain every word of *text*."""
-        words = fold(text).split()
-        author_words = fold(author).split() if author else []
-        hits = []
-        for paper in self._papers:
-            names = fold(" ".join(a.display for a in paper.authors))
-            if any(w not in names for w in author_words):
-                continue
-            haystack = " ".join(
-                [fold(paper.title or ""), names, fold(paper.abstract or ""),
-                 fold(paper.method_name or ""), fold(" ".join(paper.keys()))]
-            )
-            if all(w in haystack for w in words):
-                hits.append(paper)
-        return PaperCollection(hits)
+        """Papers matching every word of *text*, ranked: all words in the title first, then
+        via authors, abstract, method name or ids; with *author*, only papers with one
+        author whose name has all of its words (whole tokens). An identifier or URL as
+        *text* gives that paper alone. Rules: :mod:`icml2026.search`."""
+        from .search import words
+
+        allowed = self._search_index().author_papers(author) if author and words(author) else None
+        exact = self.find(text)
+        if exact is not None:
+            keep = allowed is None or self._papers.index(exact) in allowed
+            return PaperCollection._ordered([exact] if keep else [])
+        tiers = self._search_index().rank(text)
+        if tiers is None:
+            if allowed is None:
+                return self
+            tiers = [allowed]
+        elif allowed is not None:
+            tiers = [tier & allowed for tier in tiers]
+        return PaperCollection._ordered(self._papers[i] for tier in tiers for i in sorted(tier))
+
+    def with_title_prefix(self, prefix: str) -> PaperCollection:
+        """Papers whose title starts with *prefix*, compared word by word after folding
+        (case, accents and punctuation ignored; the last word may be cut short)."""
+        hits = self._search_index().title_prefix(prefix)
+        return PaperCollection._ordered(self._papers[i] for i in sorted(hits))

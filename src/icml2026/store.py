@@ -140,9 +140,11 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
 
 def _with_corrections(papers: PaperCollection, corrections: bool | None = None) -> PaperCollection:
     """The packaged *papers* with the user's corrections layer ('icml2026 update') applied."""
-    if corrections is False:
+    from .update.paths import active_layer  # one stat() when there is no layer
+
+    if active_layer(corrections) is None:
         return papers
-    from .update.layer import apply_corrections  # standard library only: one stat() without a layer
+    from .update.layer import apply_corrections
 
     fixed = apply_corrections(papers, corrections)
     return papers if fixed is None else PaperCollection(fixed)
@@ -179,6 +181,58 @@ def load_keys(keys: Iterable[str]) -> PaperCollection | None:
             record = json.loads(handle.read(size))
             papers.append(Paper.from_dict(record, proceedings[record["proceedings"]]))
     return _with_corrections(PaperCollection(papers))
+
+
+def _packaged_line(offset: int, size: int, proceedings: dict[str, Proceedings]) -> Paper:
+    with packaged_papers().open("rb") as handle:
+        handle.seek(offset)
+        record = json.loads(handle.read(size))
+    return Paper.from_dict(record, proceedings[record["proceedings"]])
+
+
+def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Paper], int, int] | None:
+    """``icml2026 list`` over the packaged volume without loading it: the first *limit*
+    papers (0: all) matching *text*/*author* in rank order, the number of matches and
+    how many of them are complete.
+
+    It reads the search index the data build stored (``data/search-index.txt``) and
+    ``data/lines.tsv`` (offset, length and completeness of each line of
+    ``papers.jsonl``, in collection order), then only the lines it prints.  Returns
+    None when it cannot answer alone: an identifier or URL query (answered through
+    the key index or a full load), a corrections layer in use, or a stale index.
+    """
+    from .search import Index, words
+    from .update.paths import active_layer
+
+    query = text.strip()
+    if active_layer(None) is not None or "/" in query or (" " not in query and _index_keys(query)):
+        return None
+    lines = [row.split("\t") for row in (data_dir() / "lines.tsv").read_text(encoding="utf-8").splitlines()]
+    index = Index.from_text((data_dir() / "search-index.txt").read_text(encoding="utf-8"), len(lines))
+    if index is None:
+        return None
+    hits: list[int] | range = range(len(lines))
+    if words(text):
+        tiers = index.rank(text) or []
+        hits = [i for tier in tiers for i in sorted(tier)]
+    if author and words(author):
+        allowed = index.author_papers(author)
+        hits = [i for i in hits if i in allowed]
+    complete = sum(lines[i][2] == "complete" for i in hits)
+    proceedings = load_proceedings()
+    shown = [_packaged_line(int(lines[i][0]), int(lines[i][1]), proceedings)
+             for i in (hits[:limit] if limit else hits)]
+    return shown, len(hits), complete
+
+
+def _index_keys(query: str) -> set[str]:
+    """The keys among *query*'s identifier readings that the key index holds."""
+    from .search import identifier_candidates
+
+    if not query:
+        return set()
+    index = b"\n" + (data_dir() / "index.tsv").read_bytes()
+    return {key for key, _ in identifier_candidates(query) if index.find(b"\n" + key.encode("utf-8") + b"\t") >= 0}
 
 
 def raise_on_problems(targets: list[Path]) -> None:

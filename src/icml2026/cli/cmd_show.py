@@ -5,17 +5,20 @@ from __future__ import annotations
 import argparse
 import textwrap
 
+from ..collection import PaperCollection
 from ..errors import UsageError
 from ..markup import to_plain
 from ..model import Paper, Proceedings
 from ._common import emit
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("show", help="show one paper with its sources",
                             description="Show one paper: bibliographic fields, identifiers, links, "
                             "abstract, status, and the source of every field.")
-    parser.add_argument("key", help="citation key, id, alias key, PMLR id or OpenReview id")
+    parser.add_argument("key", help="citation key, id, alias key, PMLR id, OpenReview id, arXiv "
+                        "id, proceedings/PDF/OpenReview URL, or the start of the title (case and "
+                        "accents ignored; it must fit one paper)")
     parser.add_argument("--json", action="store_true", help="print the canonical JSON record")
     parser.add_argument("--data", metavar="PATH", action="append",
                         help="read records from these files or folders (repeatable)")
@@ -23,10 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store import load
+    from ..store import load, load_keys
 
-    papers = load(args.data) if args.data else load()
-    paper = papers.get(args.key)
+    found = None if args.data else load_keys([args.key])  # one paper through the index: fast
+    papers = found if found is not None else load(args.data) if args.data else load()
+    paper = papers.get(args.key) or papers.find(args.key) or by_title(papers, args.key)
     if paper is None:
         from difflib import get_close_matches
 
@@ -41,6 +45,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         emit([describe(paper)], None)
     return 0
+
+
+def by_title(papers: PaperCollection, text: str) -> Paper | None:
+    """The one paper whose title starts with *text* (or is exactly *text*); None if none;
+    a one-line error naming a few candidates if several."""
+    from ..search import words
+
+    hits = papers.with_title_prefix(text)
+    if len(hits) > 1:
+        exact = [p for p in hits if words(p.title or "") == words(text)]
+        if len(exact) == 1:
+            return exact[0]
+        shown = [f"{p.label} ({_short(to_plain(p.title or ''))})" for p in list(hits)[:3]]
+        more = f" and {len(hits) - 3:,} more" if len(hits) > 3 else ""
+        raise UsageError(f"{text!r} starts the titles of {len(hits):,} papers: {', '.join(shown)}"
+                         f"{more}; give more of the title, or a key")
+    return hits[0] if hits else None
+
+
+def _short(title: str, width: int = 40) -> str:
+    return title if len(title) <= width else title[:width - 1].rstrip() + "…"
 
 
 def venue(proc: Proceedings) -> str:
@@ -81,6 +106,9 @@ def describe(paper: Paper) -> str:
             out.append(f"{'':<18}  ↳ source: {source}")
     if paper.alias_keys:
         out.append(f"{'Also cited as:':<18}{', '.join(paper.alias_keys)}")
+    from ..update.layer import correction_lines  # fields 'icml2026 update' corrected, packaged values
+
+    out.extend(correction_lines(paper))
     if paper.abstract:
         out.append("Abstract:")
         out.append(textwrap.fill(to_plain(paper.abstract), 88, initial_indent="  ", subsequent_indent="  "))

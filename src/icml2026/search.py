@@ -1,0 +1,368 @@
+"""Search over a :class:`~icml2026.collection.PaperCollection`: the rules and the index.
+
+The rules (``PaperCollection.search``, and so ``icml2026 list``/``search``/``show``):
+
+* Text is folded before comparing: case, accents (``Müntz`` = ``muntz``) and the letters
+  NFKD leaves alone (``ø`` → ``o``, ``ł`` → ``l``, ``æ`` → ``ae`` …). Anything but a letter
+  or digit separates words: ``Müntz-Szász`` holds the words ``muntz`` and ``szasz``.
+* A query word matches a title, abstract, method name or id where a word *begins* with
+  it (``graph`` finds ``graphs``, not ``subgraph``; ``li`` never finds ``reliable``), and an
+  author only as a whole name token (``li`` finds Yang Li, never Renzulli or Lin). A word
+  with punctuation inside is a phrase: ``do-shapley`` needs ``do`` right before ``shapley``.
+* A name written with punctuation also matches joined up (``N’Guessan`` as ``nguessan``,
+  ``Chao-Han`` as ``chaohan``), and ``ä``/``ö``/``ü`` also match their German spelling:
+  ``muller``, ``müller`` and ``mueller`` find Müller; ``müller`` and ``mueller`` also find
+  an author who writes Mueller, but ``muller`` does not (without the umlaut, nothing says
+  the reader means that name).
+* ``author=`` (``--author``) needs every one of its words, in any order, in one person's name.
+* Every query word must match somewhere. Results are ranked: all words in the title first,
+  then papers that need the authors for some word, then the abstract, then the method name,
+  former titles or ids; within a rank, the collection's order (citation key, id).
+* A query that is one identifier — citation key, id, alias key, PMLR id, OpenReview id,
+  arXiv id (``arXiv:2605.05974v2``), DOI, or a proceedings, PDF, OpenReview, arXiv or other
+  link URL of the paper — gives that paper alone.
+
+The index folds each field of every paper into one string (``\\x00 w w \\x01 w \\x00 w \\x00``:
+papers separated by NUL, people by SOH) so that one ``str.find`` scans all papers in C;
+bisecting the separators' offsets turns a hit into a paper. It is built once per
+collection, on its first search: folding thousands of records costs far more than a query.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate, repeat
+from operator import add
+from urllib.parse import parse_qs, urlsplit
+
+from .model import Paper
+
+PAPER, PERSON = "\x00", "\x01"  # separators in a field's string
+_PUNCT, _UMLAUT = "\x02", "\x03"  # marks while folding: a word break; the dots of ä, ö, ü
+_CONTROL = re.compile("[\x00-\x03]")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_NON_ASCII = re.compile("[^\x00-\x7f]+")
+# Letters NFKD does not decompose, as a reader types them.
+_EXTRA_FOLD = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "þ": "th",
+               "æ": "ae", "œ": "oe", "ŋ": "n"}
+_ASCII_MARKS = bytes.maketrans(  # letters, digits, separators and marks stay
+    bytes(range(4, 128)),
+    bytes(c if chr(c).isalnum() else 0x20 if chr(c).isspace() else 2 for c in range(4, 128)),
+)
+_RUNS: tuple[dict[str, str], dict[str, str]] = ({}, {})  # folded non-ASCII runs, per *umlauts*
+
+
+def _marked(text: str, umlauts: bool = False) -> str:
+    """Folded *text* with every non-word character as ``_PUNCT`` (whitespace as a space)
+    and, if *umlauts*, the diaeresis of ``ä``/``ö``/``ü`` as ``_UMLAUT``; separators stay."""
+    return _ascii_marked(_fold_non_ascii(text, umlauts))
+
+
+def _fold_non_ascii(text: str, umlauts: bool) -> str:
+    """*text* with its runs of non-ASCII characters folded (each distinct run once)."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFC", text)  # runs hold whole letters: "ü", not "u" + "¨"
+    cache = _RUNS[umlauts]
+
+    def folded(match: re.Match[str]) -> str:
+        found = cache.get(match[0])
+        return _fold_run(match[0], umlauts) if found is None else found
+
+    return _NON_ASCII.sub(folded, text)
+
+
+def _ascii_marked(text: str) -> str:
+    """Lower case and marks for the ASCII characters, byte by byte in C."""
+    return text.lower().encode().translate(_ASCII_MARKS).decode()
+
+
+def _marked_pieces(pieces: list[str], separator: str, umlauts: bool = False) -> str:
+    """:func:`_marked` of *pieces* joined by *separator*; Unicode folding touches only the
+    pieces that need it (a regex scan of the whole field would cost more)."""
+    return _ascii_marked(separator.join([p if p.isascii() else _fold_non_ascii(p, umlauts)
+                                         for p in pieces]))
+
+
+def _fold_run(run: str, umlauts: bool) -> str:
+    text = unicodedata.normalize("NFKD", run)
+    if umlauts:
+        for vowel in "aouAOU":
+            text = text.replace(vowel + "\u0308", vowel + _UMLAUT)
+    text = _COMBINING.sub("", text).casefold()
+    folded = "".join(_EXTRA_FOLD.get(c) or (c if c.isascii() or c.isalnum() else
+                                            " " if c.isspace() else _PUNCT) for c in text)
+    if len(_RUNS[umlauts]) < 10_000:  # bounded: queries cannot grow it without limit
+        _RUNS[umlauts][run] = folded
+    return folded
+
+
+def _plain(marked: str) -> str:
+    return marked.replace(_UMLAUT, "").replace(_PUNCT, " ")
+
+
+def _joined(marked: str) -> str:
+    """Punctuation deleted and umlauts spelt out: ``nguessan``, ``chaohan``, ``mueller``."""
+    return marked.replace(_UMLAUT, "e").replace(_PUNCT, "")
+
+
+def words(text: str) -> list[str]:
+    """The folded words of *text*, as the index sees them: ``Müntz-Szász`` → muntz, szasz."""
+    return _plain(_marked(_CONTROL.sub(" ", text))).split()
+
+
+def _offsets(text: str, separator: str) -> list[int]:
+    """Where *separator* occurs in *text*: from the lengths of the pieces between, summed
+    in C (offset k = len(piece 0) + … + len(piece k) + k)."""
+    lengths = map(add, map(len, text.split(separator)[:-1]), repeat(1))
+    return list(accumulate(lengths, initial=-1))[1:]
+
+
+class Field:
+    """One field of every paper in one folded string, ``\\x00 w w \\x00 w \\x01 w \\x00``:
+    words between spaces (runs of spaces may occur: a needle for one word, ``" w"`` or
+    ``" w "``, does not mind; phrases are regular expressions). ``starts[k]`` is the offset
+    of paper *k*'s separator."""
+
+    __slots__ = ("_people", "starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = _offsets(text, PAPER)
+        self._people: list[int] | None = None
+
+    @classmethod
+    def of(cls, joined: str) -> Field:
+        """The field of papers' texts already joined by `` PAPER ``."""
+        return cls(f"{PAPER} {joined} {PAPER}")
+
+    def __len__(self) -> int:
+        """How many papers."""
+        return len(self.starts) - 1
+
+    def _hits(self, needle: str | re.Pattern[str], start: int) -> int:
+        if isinstance(needle, str):
+            return self.text.find(needle, start)
+        match = needle.search(self.text, start)
+        return match.start() if match else -1
+
+    def papers(self, needle: str | re.Pattern[str]) -> set[int]:
+        """Indices of the papers whose field contains *needle* (one hit per paper suffices,
+        so the scan jumps to the next paper)."""
+        found: set[int] = set()
+        starts = self.starts
+        at = self._hits(needle, 0)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            found.add(k)
+            at = self._hits(needle, starts[k + 1])
+        return found
+
+    def people(self, needle: str) -> set[int]:
+        """Indices of the people (runs between any two separators) holding *needle*."""
+        if self._people is None:
+            self._people = _offsets(self.text.replace(PAPER, PERSON), PERSON)
+        bounds, find = self._people, self.text.find
+        found: set[int] = set()
+        at = find(needle)
+        while at >= 0:
+            found.add(bisect_right(bounds, at) - 1)
+            at = find(needle, at + 1)
+        return found
+
+    def paper_of_person(self, person: int) -> int:
+        assert self._people is not None
+        return bisect_right(self.starts, self._people[person]) - 1
+
+
+def _has_control(text: str) -> bool:
+    return PAPER in text or PERSON in text or _PUNCT in text or _UMLAUT in text
+
+
+def _clean(pieces: list[str]) -> list[str]:
+    """*pieces*, with separator or mark characters inside a record (the validator rejects
+    them, but user data need not be valid) turned into spaces."""
+    if _has_control("".join(pieces)):
+        pieces = [_CONTROL.sub(" ", p) for p in pieces]
+    return pieces
+
+
+def _authors(papers: Sequence[Paper]) -> list[str]:
+    """Each paper's people, `` PERSON `` between them."""
+    # Missing name parts leave extra spaces, which cost nothing: the fastest form.
+    pieces = [f" {PERSON} ".join([f"{a.given or ''} {a.particle or ''} {a.family or ''} "
+                                  f"{a.suffix or ''} {a.literal or ''}" for a in p.authors])
+              for p in papers]
+    people = sum(max(len(p.authors) - 1, 0) for p in papers)
+    raw = "".join(pieces)
+    if raw.count(PERSON) != people or PAPER in raw or _PUNCT in raw or _UMLAUT in raw:
+        # a name holds a control character: rebuild, slowly, from clean names
+        pieces = [f" {PERSON} ".join(_CONTROL.sub(" ", a.display) for a in p.authors) for p in papers]
+    return pieces
+
+
+_GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+def _word_spellings(word: str, tokens: list[str]) -> list[list[str]]:
+    """*word*'s tokens, and those of its German spelling if it has ``ä``/``ö``/``ü``: a
+    reader who types ``Müller`` may mean an author who writes ``Mueller``."""
+    german = words(unicodedata.normalize("NFC", word).translate(_GERMAN))
+    return [tokens, german] if german != tokens else [tokens]
+
+
+def _name_spellings(name: str) -> list[list[str]]:
+    """For each word of *name*: the spellings any of which may match (see above)."""
+    found: list[list[str]] = []
+    for word in name.split():
+        for spelling in zip(*_word_spellings(word, words(word))):
+            found.append(list(dict.fromkeys(spelling)))
+    return found
+
+
+def _phrase(tokens: list[str], *, title_start: bool = False,
+            whole: bool = False) -> str | re.Pattern[str]:
+    """The needle for *tokens* in a row, from a word start (or a title's start), to a word
+    end if *whole*: a plain string for one word (fast), else a regular expression that
+    allows the runs of spaces punctuation leaves."""
+    if len(tokens) == 1 and not title_start:
+        return f" {tokens[0]} " if whole else f" {tokens[0]}"
+    head = f"{PAPER} +" if title_start else " "
+    return re.compile(head + " +".join(map(re.escape, tokens)) + (" " if whole else ""))
+
+
+class Index:
+    """The folded fields of a sequence of papers, for :class:`PaperCollection` search."""
+
+    __slots__ = ("abstract", "authors", "authors_joined", "other", "title")
+
+    FORMAT = "icml2026-search-index 1"  # change it with any change to folding or fields
+    _FIELDS = ("title", "authors", "authors_joined", "abstract", "other")
+
+    def __init__(self, papers: Sequence[Paper]) -> None:
+        if not papers:  # no pieces: "".join would look like one empty paper
+            for name in self._FIELDS:
+                setattr(self, name, Field(PAPER))
+            return
+        sep = f" {PAPER} "
+        self.title = Field.of(_plain(_marked_pieces(_clean([p.title or "" for p in papers]), sep)))
+        marked = _marked_pieces(_authors(papers), sep, umlauts=True)
+        self.authors = Field.of(_plain(marked))
+        self.authors_joined = Field.of(_joined(marked))
+        abstracts = [p.abstract or "" for p in papers]
+        self.abstract = Field.of(_plain(_marked_pieces(_clean(abstracts), sep)))
+        other = [" ".join(filter(None, (p.method_name, p.citation_key, p.id, p.identifiers.pmlr,
+                                        p.identifiers.openreview, p.identifiers.arxiv,
+                                        p.identifiers.doi, *p.alias_keys,
+                                        *p.former_titles)))
+                 for p in papers]
+        self.other = Field.of(_plain(_marked_pieces(_clean(other), sep)))
+
+    # A data build may store the index (to_text) and a reader restore it (from_text),
+    # so that a search need not fold every record again: building it is most of a
+    # first search's cost over the whole volume.
+    def to_text(self) -> str:
+        """The index as one string: ``FORMAT``, then each field, separated by U+001E
+        (which folding turns into a space, so no field contains it)."""
+        return "\x1e".join([self.FORMAT, *(getattr(self, name).text for name in self._FIELDS)])
+
+    @classmethod
+    def from_text(cls, text: str, size: int) -> Index | None:
+        """The index that :meth:`to_text` wrote for *size* papers; None if it was written
+        by another format version or for another number of papers (then rebuild it)."""
+        parts = text.split("\x1e")
+        if len(parts) != len(cls._FIELDS) + 1 or parts[0] != cls.FORMAT:
+            return None
+        index = cls.__new__(cls)
+        for name, field_text in zip(cls._FIELDS, parts[1:]):
+            field = Field(field_text)
+            if len(field) != size:
+                return None
+            setattr(index, name, field)
+        return index
+
+    def author_papers(self, name: str) -> set[int]:
+        """Papers with one person whose name holds every word of *name* (whole words, in
+        any order, as written or joined up; a query ``ü`` also as ``ue``)."""
+        people: set[int] | None = None
+        for spellings in _name_spellings(name):
+            hits: set[int] = set()
+            for token in spellings:
+                hits |= self.authors.people(f" {token} ") | self.authors_joined.people(f" {token} ")
+            people = hits if people is None else people & hits
+        return {self.authors.paper_of_person(i) for i in people or ()}
+
+    def _author_hits(self, spellings: list[list[str]]) -> set[int]:
+        found: set[int] = set()
+        for tokens in spellings:
+            whole = _phrase(tokens, whole=True)
+            found |= self.authors.papers(whole) | self.authors_joined.papers(whole)
+        return found
+
+    def rank(self, text: str) -> list[set[int]] | None:
+        """Papers matching every word of *text*, by rank (title, authors, abstract, other);
+        None when *text* has no words."""
+        tiers: list[set[int]] | None = None
+        for word in text.split():
+            tokens = words(word)
+            if not tokens:
+                continue
+            prefix = _phrase(tokens)
+            title = self.title.papers(prefix)
+            authors = title | self._author_hits(_word_spellings(word, tokens))
+            abstract = authors | self.abstract.papers(prefix)
+            other = abstract | self.other.papers(prefix)
+            found = [title, authors, abstract, other]
+            tiers = found if tiers is None else [a & b for a, b in zip(tiers, found)]
+        if tiers is None:
+            return None
+        return [tiers[0], *(tiers[i] - tiers[i - 1] for i in range(1, 4))]
+
+    def title_prefix(self, prefix: str) -> set[int]:
+        """Papers whose title starts with the words of *prefix* (the last one may be cut)."""
+        tokens = words(prefix)
+        return self.title.papers(_phrase(tokens, title_start=True)) if tokens else set()
+
+
+# -- identifiers and URLs -------------------------------------------------
+_ARXIV = re.compile(r"(?:arxiv:)?(\d{4}\.\d{4,5})(v\d+)?(?:\.pdf)?", re.IGNORECASE)
+_PMLR_PATH = re.compile(r"/v(\d+)/([a-z0-9-]+?)(?:\.html|\.pdf|/\2\.pdf)?/?")
+
+
+def identifier_candidates(query: str) -> Iterator[tuple[str, int | None]]:
+    """Keys that *query* may stand for, each with the PMLR volume it names (or None)."""
+    yield query, None
+    yield query.lower(), None
+    arxiv = _ARXIV.fullmatch(query)
+    if arxiv:
+        yield arxiv.group(1), None
+        yield arxiv.group(1) + (arxiv.group(2) or ""), None
+    if query.lower().startswith("doi:"):
+        yield query[4:], None
+    if "/" not in query:
+        return
+    url = urlsplit(query if "//" in query else "//" + query)
+    host = (url.hostname or "").removeprefix("www.")
+    if host == "openreview.net":
+        yield from ((v, None) for v in parse_qs(url.query).get("id", ()))
+    elif host == "proceedings.mlr.press":
+        pmlr = _PMLR_PATH.fullmatch(url.path)
+        if pmlr:
+            yield pmlr.group(2), int(pmlr.group(1))
+    elif host in ("arxiv.org", "export.arxiv.org"):
+        arxiv = _ARXIV.fullmatch(url.path.rstrip("/").rpartition("/")[2])
+        if arxiv:
+            yield arxiv.group(1), None
+    elif host in ("doi.org", "dx.doi.org"):
+        yield url.path.lstrip("/"), None
+
+
+def url_key(url: str) -> str:
+    """A URL without scheme, ``www.``, trailing slash or case: how links are compared."""
+    parts = urlsplit(url.strip() if "//" in url else "//" + url.strip())
+    host = (parts.hostname or "").removeprefix("www.")
+    rest = parts.path.rstrip("/") + (f"?{parts.query}" if parts.query else "")
+    return host + rest.lower()
