@@ -8,16 +8,29 @@ import os
 import subprocess
 import sys
 
+import pytest
+from zotero_helpers import KEY, SEED_IDS, USER_ID, papers, server  # noqa: F401
+
 from icml2026.cli import main
 from icml2026.cli.cmd_zotero import ProgressBar
-from zotero_helpers import KEY, USER_ID, server  # noqa: F401
 
 BAD_KEY = "SecretBadKey4242"
+SEED = ",".join(SEED_IDS)
+
+
+@pytest.fixture(autouse=True)
+def state_home(tmp_path, monkeypatch):
+    """The sync state goes under a temporary $XDG_STATE_HOME, never the real home."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    return tmp_path / "state"
 
 
 def cli(server, *extra: str) -> list[str]:
+    """The sync of the 19 seed papers, selected by --keys, unless *extra* selects otherwise."""
+    select = () if any(a in extra for a in ("--keys", "--query", "--author", "--data", "--all")) \
+        else ("--keys", SEED)
     return ["zotero", "sync", "--library-id", str(USER_ID), "--library-type", "user",
-            "--endpoint", server.endpoint, *extra]
+            "--endpoint", server.endpoint, *select, *extra]
 
 
 def test_sync_prints_summary_and_resync_is_quiet(server, capsys, monkeypatch):
@@ -26,9 +39,13 @@ def test_sync_prints_summary_and_resync_is_quiet(server, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert "created 18, updated 0, unchanged 0, skipped 1, failed 0" in out
     assert "\r" not in err            # no progress bar when stderr is not a terminal
+    server.reset_counts()
     assert main(cli(server)) == 0
     out, _ = capsys.readouterr()
-    assert "created" not in out.splitlines()[1] and "unchanged 18" in out
+    # Only the incomplete paper and the summary; the state makes it one request (a 304).
+    assert out.splitlines()[0].startswith("skipped ") and len(out.splitlines()) == 2
+    assert "unchanged 18" in out and "(users/475025, 1 request, 0 item writes" in out
+    assert sum(server.requests.values()) == 1
 
 
 def test_dry_run_lists_the_plan_per_paper(server, capsys, monkeypatch):
@@ -68,7 +85,7 @@ def test_bad_key_is_one_line_and_never_shown(server, capsys, monkeypatch, tmp_pa
     monkeypatch.delenv("ZOTERO_API_KEY")
     env = {**os.environ, "NO_PROXY": "127.0.0.1"}
     done = subprocess.run([sys.executable, "-m", "icml2026", *cli(server, "--api-key-file", str(key_file))],
-                          capture_output=True, text=True, env=env, timeout=60)
+                          capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 1
     assert done.stderr.startswith("icml2026: error: listing items: Zotero refused access (403 Invalid key)")
     assert BAD_KEY not in done.stdout + done.stderr
@@ -102,3 +119,57 @@ def test_progress_bar_only_on_a_terminal(server, capsys, monkeypatch):
     drawn = terminal.getvalue()
     assert drawn.count("\r") == 18 and drawn.endswith("] 18/18\n")
     assert "\r" not in capsys.readouterr().out
+
+
+def test_no_selection_asks_for_all_and_sends_nothing(server, capsys, monkeypatch):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    base = ["zotero", "sync", "--library-id", str(USER_ID), "--library-type", "user",
+            "--endpoint", server.endpoint]
+    assert main(base) == 2
+    err = capsys.readouterr().err
+    assert err == ("icml2026: error: choose the papers to sync with --keys, --query or --author "
+                   "(or --all for every packaged paper)\n")
+    assert main([*base, "--all", "--keys", "he2026inpainting"]) == 2
+    assert "--all cannot be combined with --keys" in capsys.readouterr().err
+    assert sum(server.requests.values()) == 0
+
+
+def test_all_syncs_every_record_given(server, papers, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    for label in ("he2026inpainting", "li2026praglocker"):
+        (tmp_path / f"{label}.json").write_text(json.dumps(papers[label].to_dict()))
+    assert main(cli(server, "--all", "--data", str(tmp_path))) == 0
+    assert "created 2, updated 0" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["-1", "0", "nan", "inf"])
+def test_a_bad_timeout_is_one_line(server, capsys, monkeypatch, value):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    assert main(cli(server, "--timeout", value)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("icml2026: error: --timeout must be a positive number") and err.count("\n") == 1
+    assert sum(server.requests.values()) == 0
+
+
+def test_state_is_kept_under_xdg_state_home_unless_disabled(server, capsys, monkeypatch, state_home,
+                                                             tmp_path):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    assert main(cli(server, "--state-dir", "")) == 0
+    assert not state_home.exists()
+    assert main(cli(server)) == 0
+    assert len(list((state_home / "icml2026" / "zotero").glob("*.json"))) == 1
+    mine = tmp_path / "mine"
+    assert main(cli(server, "--state-dir", str(mine))) == 0
+    assert len(list(mine.glob("*.json"))) == 1
+
+
+def test_lost_answers_print_what_may_have_been_written(server, capsys, monkeypatch):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    server.inject("drop", "POST items", times=99)
+    waits: list[float] = []
+    monkeypatch.setattr("time.sleep", waits.append)      # the back-off between attempts
+    assert main(cli(server, "--timeout", "2")) == 1
+    out, err = capsys.readouterr()
+    assert waits == [0.5, 1.0, 2.0, 4.0]
+    assert "may have been written" in out and "nothing was written" not in err
+    assert "18 more may have been written" in err and err.count("\n") == 1

@@ -8,10 +8,10 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from zotero_helpers import SCHEMA_PATH, papers, schema_problems  # noqa: F401
 
 import icml2026
 from icml2026.zotero import mapping
-from zotero_helpers import SCHEMA_PATH, schema_problems
 
 KEY_RE = re.compile(r"^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$")
 
@@ -58,7 +58,7 @@ def test_extra_carries_identifiers_and_provenance(papers):
     assert "arXiv: 2512.25066" in lines
     assert "icml2026-id: pmlr-v306-he26au" in lines
     assert any(line.startswith("icml2026-source: PMLR volume 306") for line in lines)
-    assert lines[-1].startswith("icml2026-sync: 1.")
+    assert lines[-1].startswith("icml2026-sync: 2 title=")
 
 
 def test_markup_becomes_plain_text(papers):
@@ -110,13 +110,14 @@ def test_merge_without_sync_line_only_fills_empty_fields(papers):
     assert merged.patch["extra"].startswith("Read: yes\nOpenReview: ")
 
 
+HE = icml2026.load().select(["he2026inpainting"])["he2026inpainting"]   # loaded once
 FIELDS = st.sampled_from(["title", "abstractNote", "pages", "date", "url", "language", "DOI"])
 
 
 @settings(max_examples=60, deadline=None)
 @given(user_edits=st.sets(FIELDS), our_changes=st.sets(FIELDS))
 def test_merge_never_overwrites_a_user_edit(user_edits, our_changes):
-    paper = icml2026.load()["he2026inpainting"]
+    paper = HE
     remote = _as_remote(mapping.new_item(paper, None))
     for name in user_edits:
         remote[name] = f"user {name}"
@@ -135,3 +136,53 @@ def test_merge_never_overwrites_a_user_edit(user_edits, our_changes):
     assert not (set(merged.patch) & user_edits)
     assert set(merged.kept) == user_edits
     assert set(merged.patch) - {"extra"} == our_changes - user_edits
+
+
+# -- the fingerprint names its fields ------------------------------------------------------
+
+def _owning_one_more_field(monkeypatch, name: str, value: str) -> None:
+    """What a later release does: own one more field (the items keep their old sync lines)."""
+    owned = (*mapping.OWNED_FIELDS, name)
+    monkeypatch.setattr(mapping, "OWNED_FIELDS", owned)
+    monkeypatch.setattr(mapping, "MERGED_FIELDS", (*owned, mapping.EXTRA_BLOCK))
+    values = mapping.owned_values
+    monkeypatch.setattr(mapping, "owned_values", lambda paper: {**values(paper), name: value})
+
+
+def test_owning_a_new_field_keeps_the_base_of_every_other_field(papers, monkeypatch):
+    paper = papers["he2026inpainting"]
+    remote = _as_remote(mapping.new_item(paper, None))       # written before the field was ours
+    _owning_one_more_field(monkeypatch, "shortTitle", "X-Dub")
+    corrected = dataclasses.replace(paper, title="A corrected title")
+    merged = mapping.merge(corrected, remote)
+    assert merged.kept == ()                                  # a real correction, not "your edit"
+    assert merged.patch["title"] == "A corrected title"
+    assert merged.patch["shortTitle"] == "X-Dub"              # empty in the item: filled
+    remote["shortTitle"] = "Mine"                             # …unless the user had set it
+    assert mapping.merge(corrected, remote).kept == ("shortTitle",)
+
+
+def test_format_1_sync_lines_are_read_and_replaced_only_with_a_real_change(papers):
+    import base64
+
+    paper = papers["he2026inpainting"]
+    remote = _as_remote(mapping.new_item(paper, None))
+    state = mapping.desired_state(paper)
+    raw = b"".join(mapping.value_hash(state[name]) for name in mapping.V1_FIELDS)
+    v1 = "icml2026-sync: 1." + base64.urlsafe_b64encode(raw).decode()
+    remote["extra"] = "\n".join([*remote["extra"].splitlines()[:-1], v1])
+    assert mapping.merge(paper, remote).patch == {}           # no write just to change the format
+    remote["title"] = "User title"
+    merged = mapping.merge(dataclasses.replace(paper, abstract="New abstract."), remote)
+    assert merged.patch["abstractNote"] == "New abstract." and merged.kept == ("title",)
+    line = merged.patch["extra"].splitlines()[-1]
+    assert line.startswith("icml2026-sync: 2 title=") and " abstractNote=" in line
+    assert mapping.merge(dataclasses.replace(paper, abstract="New abstract."),
+                         {**remote, **merged.patch}).patch == {}
+
+
+def test_fingerprints_that_are_not_ours_are_ignored():
+    for text in (None, "", "3 title=AAAA", "2 title=!!", "2 title", "1.AAAA", "garbage"):
+        assert mapping.decode_fingerprint(text) is None, text
+    assert mapping.decode_fingerprint("2 title=AAAA extra=BBBB") == {
+        "title": b"\x00\x00\x00", "extra": b"\x04\x10\x41"}

@@ -6,7 +6,6 @@ import httpx2
 import pytest
 from pyzotero import errors as ze
 from pyzotero import zotero
-
 from zotero_helpers import GROUP_ID, KEY, READ_ONLY_KEY, SCHEMA, USER_ID, server  # noqa: F401
 
 

@@ -1,24 +1,43 @@
 """Shared pieces of the Zotero tests: a running test server, cloned papers, schema checks.
 
-The ``papers`` fixture (the packaged records) comes from ``conftest.py``.
+The ``papers`` fixture here replaces conftest's (the whole packaged volume) in the
+Zotero tests: it selects the 19 seed records explicitly (18 complete and one
+incomplete), so no test depends on how many papers the package holds.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
-
-from icml2026.model import Paper
 from zotero_server import SCHEMA_PATH, Schema, ZoteroServer
+
+from icml2026.collection import PaperCollection
+from icml2026.model import Paper
 
 USER_ID = 475025
 GROUP_ID = 9001
 KEY = "Zk9TestKey0a1b2c3d4e5f"          # alphanumeric: the Bearer format the API accepts
 READ_ONLY_KEY = "ReadOnlyKey777"
 SCHEMA = Schema()
+SEED_IDS = (
+    "icml2026-seed-04", "pmlr-v306-akula26a", "pmlr-v306-canturk26a", "pmlr-v306-cassano26a",
+    "pmlr-v306-chagneux26a", "pmlr-v306-fei26a", "pmlr-v306-feng26ac", "pmlr-v306-gu26b",
+    "pmlr-v306-he26au", "pmlr-v306-huang26bz", "pmlr-v306-jones26b", "pmlr-v306-lang26a",
+    "pmlr-v306-li26d", "pmlr-v306-liu26cj", "pmlr-v306-n-guessan26a", "pmlr-v306-witter26a",
+    "pmlr-v306-wu26p", "pmlr-v306-yang26cl", "pmlr-v306-zhao26ac",
+)
+
+
+@pytest.fixture(scope="session")
+def papers() -> PaperCollection:
+    """The 19 seed papers, selected by id from the packaged data."""
+    import icml2026
+
+    return icml2026.load().select(SEED_IDS)
 
 
 @pytest.fixture

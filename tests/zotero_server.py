@@ -35,11 +35,12 @@ import secrets
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Self
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 # The request labels (``POST items``) are shared with the client's own counts, so
@@ -48,7 +49,7 @@ from icml2026.zotero.client import request_kind
 
 SCHEMA_PATH = Path(__file__).with_name("data") / "zotero-schema-v41.json"
 KEY_RE = re.compile(r"^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$")
-BEARER_RE = re.compile(r"^bearer +([a-z0-9]+)$", re.I)
+BEARER_RE = re.compile(r"^bearer +([a-z0-9]+)$", re.IGNORECASE)
 MAX_WRITE = 50
 MAX_VALUE_BYTES = 65535
 WRITE_TOKEN_TTL = 12 * 3600
@@ -65,7 +66,7 @@ VALID_SORTS = {"title", "creator", "itemType", "date", "publisher", "publication
 
 
 def now_iso() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def new_key() -> str:
@@ -145,7 +146,7 @@ class Fault:
     retry_after: str | None = "1"
     backoff: str = "1"
     delay: float = 1.0           # for "slow"
-    action: Callable[["ZoteroServer"], None] | None = None   # for "edit"
+    action: Callable[[ZoteroServer], None] | None = None   # for "edit"
     fired: int = 0
 
 
@@ -195,7 +196,7 @@ class ZoteroServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def __enter__(self) -> ZoteroServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -240,6 +241,16 @@ class ZoteroServer:
         with self.lock:
             data = {**self.schema.template("note"), "note": html, "parentItem": parent}
             del data["collections"]
+            key = new_key()
+            data.update(key=key, dateAdded=now_iso(), dateModified=now_iso())
+            lib.items[key] = data
+            self._bump_item(lib, data)
+            return key
+
+    def user_add_item(self, lib: Library, item_type: str, **fields: Any) -> str:
+        """An item made by hand in the Zotero client (e.g. with the Connector): a random key."""
+        with self.lock:
+            data = {**self.schema.template(item_type), "creators": [], **fields}
             key = new_key()
             data.update(key=key, dateAdded=now_iso(), dateModified=now_iso())
             lib.items[key] = data
@@ -311,7 +322,7 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "ZoteroTestServer/1.0"
     disable_nagle_algorithm = True   # headers and body go out in separate writes
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def do_GET(self) -> None:

@@ -7,6 +7,7 @@ command line (it would show in ``ps`` and shell history), and is never printed.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from typing import TYPE_CHECKING, TextIO
@@ -21,16 +22,24 @@ PUBLIC_API = "https://api.zotero.org"
 KEY_VARIABLE = "ZOTERO_API_KEY"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("zotero", help="sync the papers into a Zotero library",
                             description="Zotero integration. Run 'icml2026 zotero sync --help'.")
-    parser.set_defaults(run=lambda args: parser.print_help() or 2)   # no ACTION given
+
+    def no_action(args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+
+    parser.set_defaults(run=no_action)   # no ACTION given
     actions = parser.add_subparsers(dest="zotero_action", metavar="ACTION")
     sync = actions.add_parser(
         "sync", help="create or update one Zotero item per paper",
         description="Create or update one conferencePaper item per complete paper in a Zotero "
-        "library. Safe to repeat and to interrupt: items have keys derived from the paper ids, "
-        "fields you edited in Zotero are kept, and nothing is ever deleted. The API key is read "
+        "library. Choose the papers with --keys, --query or --author (--all syncs the whole "
+        "volume). Safe to repeat and to interrupt: items have keys derived from the paper ids, "
+        "an item you added by hand (same title, OpenReview or PMLR URL) is adopted instead of "
+        "duplicated, fields you edited in Zotero are kept, and nothing is ever deleted. A re-sync "
+        "reads only what changed since the last one. The API key is read "
         f"from ${KEY_VARIABLE} or --api-key-file.")
     sync.add_argument("--library-id", required=True, metavar="ID",
                       help="numeric user ID (zotero.org/settings/keys) or group ID")
@@ -39,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="file new items in this top-level collection, created if missing "
                       "(default: %(default)s; '' for none)")
     add_selection_options(sync)
+    group = next(g for g in sync._action_groups if g.title and g.title.startswith("selecting papers"))
+    group.title = "selecting papers (required: --keys, --query, --author or --data; or --all)"
+    group.add_argument("--all", action="store_true",
+                       help="sync every packaged paper (the whole volume: thousands of items)")
     sync.add_argument("--dry-run", action="store_true",
                       help="read the library and print the plan per paper; write nothing")
     sync.add_argument("--endpoint", default=PUBLIC_API, metavar="URL",
@@ -46,8 +59,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     sync.add_argument("--api-key-file", metavar="FILE",
                       help=f"read the API key from FILE instead of ${KEY_VARIABLE}")
     sync.add_argument("--timeout", type=float, default=30.0, metavar="SECONDS",
-                      help="give up on one write request after this long (default: %(default)s; "
-                      "pyzotero's reads use their own 30 s)")
+                      help="give up on one request after this long (default: %(default)s)")
+    sync.add_argument("--state-dir", metavar="DIR", default=None,
+                      help="keep the sync state here, so that a re-sync reads only what changed "
+                      "(default: $XDG_STATE_HOME/icml2026/zotero or ~/.local/state/icml2026/zotero; "
+                      "'' for none)")
     sync.set_defaults(run=run)
 
 
@@ -71,38 +87,65 @@ def read_api_key(args: argparse.Namespace) -> str | None:
     return key or None
 
 
+def check_selection(args: argparse.Namespace) -> None:
+    """A sync without a selection would put the whole volume into someone's library: ask for --all."""
+    chosen = [name for name in ("keys", "query", "author") if getattr(args, name, None)]
+    if args.all and chosen:
+        raise UsageError(f"--all cannot be combined with --{chosen[0]}")
+    if not (args.all or chosen or getattr(args, "data", None)):
+        raise UsageError("choose the papers to sync with --keys, --query or --author "
+                         "(or --all for every packaged paper)")
+
+
+def check_timeout(value: float) -> float:
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, not {value:g}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     from ..zotero import ZoteroError, sync
+    from ..zotero.state import default_dir
 
+    check_selection(args)
+    timeout = check_timeout(args.timeout)
     api_key = read_api_key(args)
     papers = select_papers(args)
     if not len(papers):
         raise UsageError("no paper selected")
+    state_dir = default_dir() if args.state_dir is None else (args.state_dir or None)
     bar = ProgressBar(sys.stderr) if sys.stderr.isatty() and not args.dry_run else None
     try:
         report = sync(papers, library_id=args.library_id, library_type=args.library_type,
                       api_key=api_key, collection=args.collection, dry_run=args.dry_run,
-                      endpoint=args.endpoint, timeout=args.timeout,
+                      endpoint=args.endpoint, timeout=timeout, state_dir=state_dir,
                       progress=bar.update if bar else None)
     except ZoteroError as exc:
         if bar:
             bar.finish()
-        written = exc.report.counts["create"] + exc.report.counts["update"] if exc.report else 0
-        if written:   # say exactly what was done before the error
+        if exc.report and wrote_something(exc.report):   # say exactly what was done before the error
             print_report(exc.report, sys.stdout)
         raise
     if bar:
         bar.finish()
     print_report(report, sys.stdout)
+    for note in report.notes:
+        warn(note)
     if not report.ok:
         warn(f"{report.counts['failed']} papers failed (see above); run the sync again after fixing the cause")
         return 1
     return 0
 
 
+def wrote_something(report: SyncReport) -> bool:
+    """Whether the library may differ from before (created, updated, or written without an answer)."""
+    return bool(report.counts["create"] or report.counts["update"] or report.collection_created
+                or any(o.detail.startswith("may have been written") for o in report.outcomes))
+
+
 def print_report(report: SyncReport, out: TextIO) -> None:
     """One line per paper (all of them in a dry run, else all but unchanged), then the summary."""
-    if report.collection:
+    if report.collection and report.collection_checked:
         state = ("created" if report.collection_created else
                  "to be created" if report.collection_key is None else "found")
         out.write(f"collection {report.collection!r}: {state}"

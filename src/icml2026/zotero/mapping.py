@@ -15,8 +15,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..markup import to_plain
 from ..model import Paper, Person
@@ -49,7 +52,7 @@ MERGED_FIELDS = (*OWNED_FIELDS, EXTRA_BLOCK)
 # ``extra`` lines this package writes; a line starting with one of these belongs to us.
 EXTRA_PREFIXES = ("OpenReview: ", "PMLR: ", "arXiv: ", "icml2026-id: ", "icml2026-source: ")
 SYNC_PREFIX = "icml2026-sync: "
-FINGERPRINT_VERSION = "1"
+FINGERPRINT_VERSION = "2"
 _HASH_BYTES = 3  # per field: a user edit is mistaken for our value with p = 2**-24
 
 
@@ -169,28 +172,60 @@ class Extra:
 
 
 # -- fingerprint: hashes of the values we last wrote ---------------------------------
+#
+# Format 2 names each field (``2 title=Ab3x creators=Qw9z …``), so adding or
+# removing an owned field leaves every other field's base intact.  Format 1 was
+# positional in the order below; it is still read (that order is frozen here),
+# and an item keeps it until something of ours on that item changes.
+
+V1_FIELDS = (
+    "title", "creators", "abstractNote", "proceedingsTitle", "conferenceName", "publisher", "place",
+    "eventPlace", "date", "volume", "pages", "series", "DOI", "ISSN", "citationKey", "url", "language",
+    "extra",
+)
+STATE_HASH_BYTES = 9   # what the local sync state keeps per field (longer: it is compared for equality)
+
+
+def digest(value: Any) -> bytes:
+    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).digest()
+
 
 def value_hash(value: Any) -> bytes:
-    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode("utf-8")).digest()[:_HASH_BYTES]
+    return digest(value)[:_HASH_BYTES]
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 def encode_fingerprint(hashes: Mapping[str, bytes]) -> str:
-    raw = b"".join(hashes[name] for name in MERGED_FIELDS)
-    return f"{FINGERPRINT_VERSION}.{base64.urlsafe_b64encode(raw).decode('ascii')}"
+    """``2 name=hash …`` in :data:`MERGED_FIELDS` order (then any other name, sorted)."""
+    names = [n for n in MERGED_FIELDS if n in hashes] + sorted(set(hashes) - set(MERGED_FIELDS))
+    return " ".join([FINGERPRINT_VERSION, *(f"{name}={_b64(hashes[name])}" for name in names)])
 
 
 def decode_fingerprint(text: str | None) -> dict[str, bytes] | None:
-    """The per-field hashes of a sync line, or None if absent or from another format."""
-    if not text or not text.startswith(FINGERPRINT_VERSION + "."):
+    """Field name → hash of what we last wrote, from a format 2 or 1 sync line; None if unusable."""
+    if not text:
         return None
     try:
-        raw = base64.urlsafe_b64decode(text[len(FINGERPRINT_VERSION) + 1:].encode("ascii"))
+        if text.startswith("2 "):
+            pairs = (part.split("=", 1) for part in text[2:].split())
+            found = {name: _unb64(value) for name, value in pairs}
+            return found if all(len(h) == _HASH_BYTES for h in found.values()) else None
+        if text.startswith("1."):
+            raw = _unb64(text[2:])
+            if len(raw) != _HASH_BYTES * len(V1_FIELDS):
+                return None
+            return {name: raw[i * _HASH_BYTES:(i + 1) * _HASH_BYTES] for i, name in enumerate(V1_FIELDS)}
     except (ValueError, UnicodeEncodeError):
         return None
-    if len(raw) != _HASH_BYTES * len(MERGED_FIELDS):
-        return None
-    return {name: raw[i * _HASH_BYTES:(i + 1) * _HASH_BYTES] for i, name in enumerate(MERGED_FIELDS)}
+    return None
 
 
 # -- whole items ----------------------------------------------------------------------
@@ -222,16 +257,54 @@ class Merge:
     kept: tuple[str, ...]          # fields the user edited, left as they are
 
 
-def remote_state(data: Mapping[str, Any]) -> tuple[dict[str, Any], Extra]:
-    extra = Extra.parse(str(data.get("extra") or ""))
-    state = {name: _remote_value(data, name) for name in OWNED_FIELDS}
-    state[EXTRA_BLOCK] = extra.block
-    return state, extra
+@dataclass(frozen=True)
+class Remote:
+    """What the merge needs to know of an item: a hash per owned field, and ``extra`` whole.
+
+    Built from the item's ``data`` as the server sent it, or from the local sync
+    state (:meth:`to_json`), which keeps exactly this, so an item that did not
+    change since the last sync can be planned without reading it again.
+    """
+
+    key: str
+    version: int
+    item_type: str
+    deleted: bool
+    hashes: Mapping[str, bytes]    # owned field → digest of its current value (STATE_HASH_BYTES)
+    extra: str
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Remote:
+        hashes = {name: digest(_remote_value(data, name))[:STATE_HASH_BYTES] for name in OWNED_FIELDS}
+        version = data.get("version")
+        return cls(str(data.get("key") or ""), version if isinstance(version, int) else 0,
+                   str(data.get("itemType") or ""), bool(data.get("deleted")), hashes,
+                   str(data.get("extra") or ""))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "version": self.version, "type": self.item_type,
+                "deleted": self.deleted, "extra": self.extra,
+                "hashes": "".join(_b64(self.hashes[name]) for name in OWNED_FIELDS)}
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> Remote:
+        """The inverse of :meth:`to_json`; ValueError/KeyError/TypeError when malformed."""
+        width = len(_b64(bytes(STATE_HASH_BYTES)))
+        text = raw["hashes"]
+        if not isinstance(text, str) or len(text) != width * len(OWNED_FIELDS):
+            raise ValueError("hashes of another set of fields")
+        hashes = {name: _unb64(text[i * width:(i + 1) * width]) for i, name in enumerate(OWNED_FIELDS)}
+        if any(len(h) != STATE_HASH_BYTES for h in hashes.values()):
+            raise ValueError("malformed hashes")
+        if not isinstance(raw["version"], int) or not isinstance(raw["extra"], str):
+            raise TypeError("malformed sync state entry")
+        return cls(str(raw["key"]), raw["version"], str(raw["type"]), bool(raw["deleted"]), hashes,
+                   raw["extra"])
 
 
 def _remote_value(data: Mapping[str, Any], name: str) -> Any:
     if name == "creators":
-        return [_normal_creator(c) for c in data.get("creators") or []]
+        return [_normal_creator(c) for c in data.get("creators") or [] if isinstance(c, Mapping)]
     value = data.get(name)
     return "" if value is None else value
 
@@ -244,40 +317,97 @@ def _normal_creator(c: Mapping[str, Any]) -> dict[str, str]:
             "lastName": c.get("lastName", "")}
 
 
-def merge(paper: Paper, data: Mapping[str, Any]) -> Merge:
-    """Three-way merge of our data, the item's *data* and the base in its sync line.
+_EMPTY = {digest("")[:STATE_HASH_BYTES], digest([])[:STATE_HASH_BYTES]}
+
+
+def merge(paper: Paper, item: Mapping[str, Any] | Remote) -> Merge:
+    """Three-way merge of our data, the item (its ``data``, or a :class:`Remote`) and the base.
 
     Per field: equal → nothing; the item still holds what we last wrote (its
-    hash equals the base) → take ours; the user changed it → keep theirs.  With
-    no usable base (the sync line was removed) only empty fields are filled.
+    hash equals the base in the sync line) → take ours; the user changed it →
+    keep theirs.  A field the base does not name (the sync line was removed, or
+    the field became ours after the item was written) is only filled if empty.
     """
+    remote = item if isinstance(item, Remote) else Remote.from_data(item)
+    extra = Extra.parse(remote.extra)
+    current = dict(remote.hashes)
+    current[EXTRA_BLOCK] = digest(extra.block)[:STATE_HASH_BYTES]
+    base = decode_fingerprint(extra.fingerprint) or {}
     desired = desired_state(paper)
-    current, extra = remote_state(data)
-    base = decode_fingerprint(extra.fingerprint)
     patch: dict[str, Any] = {}
     kept: list[str] = []
     new_base: dict[str, bytes] = {}
     for name in MERGED_FIELDS:
-        ours, theirs = desired[name], current[name]
-        ours_hash = value_hash(ours)
-        if theirs == ours:
-            new_base[name] = ours_hash
-        elif _untouched(theirs, base, name):
+        ours = desired[name]
+        ours_digest, theirs = digest(ours), current[name]
+        if theirs == ours_digest[:STATE_HASH_BYTES]:
+            new_base[name] = ours_digest[:_HASH_BYTES]
+        elif (theirs[:_HASH_BYTES] == base[name]) if name in base else (theirs in _EMPTY):
             patch[name] = ours
-            new_base[name] = ours_hash
+            new_base[name] = ours_digest[:_HASH_BYTES]
         else:
             kept.append(name)
             # Remember what we last wrote: the field stays the user's until they revert it.
-            new_base[name] = base[name] if base else ours_hash
-    fingerprint = encode_fingerprint(new_base)
-    block = patch.pop(EXTRA_BLOCK, current[EXTRA_BLOCK])
-    # Rewrite ``extra`` only when our part of it changed: the user's lines stay as they are.
-    if block != current[EXTRA_BLOCK] or fingerprint != extra.fingerprint:
-        patch["extra"] = extra.render(block, fingerprint)
+            new_base[name] = base.get(name, ours_digest[:_HASH_BYTES])
+    block = patch.pop(EXTRA_BLOCK, extra.block)
+    # Rewrite ``extra`` only when our part of it changed: the user's lines stay as they are,
+    # and a format-1 sync line stays until there is something else to write.
+    if block != extra.block or new_base != base:
+        patch["extra"] = extra.render(block, encode_fingerprint(new_base))
     return Merge(patch, tuple(kept))
 
 
-def _untouched(theirs: Any, base: Mapping[str, bytes] | None, name: str) -> bool:
-    if base is None:
-        return theirs in ("", [])
-    return value_hash(theirs) == base[name]
+# -- finding an item the user added by hand ------------------------------------------------
+
+_OPENREVIEW_URL = re.compile(r"^(?:https?://)?(?:www\.)?openreview\.net/(?:forum|pdf)\?(?:.*&)?id=([\w-]+)", re.IGNORECASE)
+_PMLR_URL = re.compile(r"^(?:https?://)?proceedings\.mlr\.press/v(\d+)/([\w-]+?)(?:\.html|\.pdf|/[\w-]+\.pdf)?/?$",
+                       re.IGNORECASE)
+
+
+def normal_title(text: str) -> str:
+    """Case, accents, punctuation and spacing removed: how two copies of a title are compared."""
+    folded = unicodedata.normalize("NFKD", to_plain(text)).casefold()
+    words = "".join(ch if ch.isalnum() else " " for ch in folded if not unicodedata.combining(ch))
+    return " ".join(words.split())
+
+
+def paper_identity(paper: Paper) -> dict[str, str]:
+    """How an item in a library can be recognised as *paper*'s, strongest first."""
+    found = {"id": paper.id}
+    if paper.identifiers.openreview:
+        found["openreview"] = paper.identifiers.openreview
+    if paper.identifiers.pmlr and paper.proceedings.volume is not None:
+        found["pmlr"] = f"v{paper.proceedings.volume}/{paper.identifiers.pmlr}"
+    if paper.title and normal_title(paper.title):
+        found["title"] = normal_title(paper.title)
+    return found
+
+
+def item_identity(data: Mapping[str, Any]) -> set[tuple[str, str]]:
+    """The (kind, value) pairs of :func:`paper_identity` that an item's data shows."""
+    found: set[tuple[str, str]] = set()
+    for line in str(data.get("extra") or "").splitlines():
+        if line.startswith("icml2026-id: "):
+            found.add(("id", line[len("icml2026-id: "):].strip()))
+    for name in ("url", "DOI"):
+        url = str(data.get(name) or "").strip()
+        if match := _OPENREVIEW_URL.match(url):
+            found.add(("openreview", match.group(1)))
+        if match := _PMLR_URL.match(url):
+            found.add(("pmlr", f"v{match.group(1)}/{match.group(2)}"))
+    title = normal_title(str(data.get("title") or ""))
+    if title:
+        found.add(("title", title))
+    return found
+
+
+def adoption_patch(data: Mapping[str, Any], collection: str | None) -> dict[str, Any]:
+    """The tag and collection an adopted item gains (its own ones are kept)."""
+    patch: dict[str, Any] = {}
+    tags = [t for t in data.get("tags") or [] if isinstance(t, dict)]
+    if not any(t.get("tag") == TAG for t in tags):
+        patch["tags"] = [*tags, {"tag": TAG}]
+    collections = [c for c in data.get("collections") or [] if isinstance(c, str)]
+    if collection and collection not in collections:
+        patch["collections"] = [*collections, collection]
+    return patch
