@@ -1,0 +1,128 @@
+"""``icml2026 fix refs.bib``: upgrade a bibliography's ICML 2026 entries to the verified ones."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import DataError, UsageError
+
+if TYPE_CHECKING:
+    from ..fix import FixResult
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "fix", help="upgrade the ICML 2026 entries of a .bib file to the verified entries",
+        description="Find the entries of FILE.bib that are ICML 2026 papers (by OpenReview id, PMLR "
+        "id or URL, arXiv id, or title confirmed by the authors) and replace each with the verified "
+        "entry, keeping its citation key and the fields you added (keywords, file, note, ...). "
+        "Everything else stays byte for byte. Entries that might be ICML 2026 papers but are not "
+        "certain (a close title, other authors, two candidates) are reported as ambiguous and left "
+        "alone. The fixed file goes to standard output (or -o, --in-place); a summary goes to "
+        "standard error. Matching rules: README.md, 'Fixing a bibliography'.")
+    parser.add_argument("file", metavar="FILE.bib", help="the bibliography ('-' reads standard input)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("-o", "--output", metavar="FILE", help="write the fixed file to FILE (atomically)")
+    where.add_argument("--in-place", "-i", action="store_true",
+                       help="rewrite FILE.bib itself (atomically), keeping the old one as FILE.bib.orig; "
+                       "nothing is written when nothing changes")
+    where.add_argument("--dry-run", "-n", action="store_true",
+                       help="print the changes as a unified diff and write nothing")
+    parser.add_argument("--no-backup", action="store_true", help="with --in-place: no .orig backup")
+    parser.add_argument("--format", "-f", choices=("bibtex", "biblatex"), default="bibtex",
+                        help="entry format of the replacements (default: bibtex)")
+    parser.add_argument("--abstract", action=argparse.BooleanOptionalAction, default=None,
+                        help="write abstracts in the replacements (default: where the entry had one)")
+    parser.add_argument("--strict", action="store_true",
+                        help="replace matched entries entirely: keep none of their other fields")
+    parser.add_argument("--report", choices=("text", "json"), default="text",
+                        help="summary on standard error as text (default) or one JSON object")
+    parser.add_argument("--data", metavar="PATH", action="append", help="recognise the papers of these "
+                        "record files or folders instead of the packaged data (repeatable)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..fix import fix_bibtex_report
+    from ..store import load
+
+    if args.no_backup and not args.in_place:
+        raise UsageError("--no-backup goes with --in-place")
+    if args.in_place and args.file == "-":
+        raise UsageError("--in-place needs a file, not standard input")
+    text = read_bib(args.file)
+    papers = load(args.data) if args.data else None
+    result = fix_bibtex_report(text, papers=papers, fmt=args.format, abstract=args.abstract,
+                               strict=args.strict)
+    label = "<stdin>" if args.file == "-" else args.file
+    if args.dry_run:
+        _write_stdout("".join(unified_diff(text, result.text, label)))
+    elif args.in_place:
+        _rewrite(Path(args.file), text, result.text, backup=not args.no_backup)
+    elif args.output and args.output != "-":
+        from ..store import write_atomic
+
+        write_atomic(args.output, [result.text])
+    else:
+        _write_stdout(result.text)
+    _report(result, label, args.report)
+    return 0
+
+
+def read_bib(name: str) -> str:
+    """The text of *name* (``-``: standard input), exactly: no newline translation, BOM kept."""
+    try:
+        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as exc:
+        raise DataError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise DataError(f"{name}: not valid UTF-8 (byte {exc.start}, line {line}); "
+                        "convert it first, e.g. iconv -f latin1 -t utf-8") from None
+
+
+def _write_stdout(text: str) -> None:
+    out = sys.stdout.buffer
+    out.write(text.encode("utf-8"))
+    out.flush()
+
+
+def _rewrite(path: Path, old: str, new: str, *, backup: bool) -> None:
+    import os
+
+    from ..store import write_atomic
+
+    if new == old:
+        return
+    mode = path.stat().st_mode & 0o7777
+    if backup:
+        write_atomic(path.with_name(path.name + ".orig"), [old])
+    write_atomic(path, [new])
+    os.chmod(path, mode)  # write_atomic creates 0644; keep the user's permissions
+
+
+def unified_diff(old: str, new: str, label: str) -> Iterator[str]:
+    """``diff -u`` of two texts, with diff's marker for a last line without newline."""
+    import difflib
+
+    for line in difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                     f"a/{label}", f"b/{label}"):
+        yield line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
+
+
+def _report(result: FixResult, label: str, style: str) -> None:
+    if style == "json":
+        import json
+
+        print(json.dumps({"file": label, **result.to_dict()}, ensure_ascii=False, indent=2), file=sys.stderr)
+        return
+    for entry in result.entries:
+        if entry.outcome in ("ambiguous", "unreadable"):
+            print(f"icml2026: {label}: {entry}", file=sys.stderr)
+    print(f"icml2026: {label}: {result.summary()}", file=sys.stderr)

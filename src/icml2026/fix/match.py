@@ -1,0 +1,439 @@
+"""Which ICML 2026 paper, if any, a BibTeX entry cites — precision first.
+
+The rules (also in the README, section "Fixing a bibliography"):
+
+1. **Identifiers** are certain: an OpenReview id (``openreview`` field, or an
+   ``openreview.net/forum?id=`` / ``pdf?id=`` link anywhere in the entry), a PMLR
+   id (a ``pmlr-v306-…`` citation key or ``proceedings.mlr.press/v306/…`` /
+   ``mlresearch/v306`` link) and an arXiv id the package knows (``eprint``,
+   ``journal = {arXiv preprint arXiv:…}``, ``arxiv.org/abs/…`` links, the arXiv
+   DOI ``10.48550/arXiv.…``).  Identifiers that name two different papers make
+   the entry ambiguous, and so does an identifier whose paper shares neither
+   title nor authors with the entry (a pasted id from another entry).
+2. **Titles** otherwise.  Both sides are LaTeX-decoded and folded (case,
+   accents, punctuation, spaces, braces, ``&``/``and``), and compared as whole
+   strings, also allowing: a swapped order of the title's parts (``A: B`` ↔
+   ``B: A``), a missing or extra ``Position:``, a dropped or added subtitle
+   (when the remaining part has at least three words), and the record's
+   ``former_titles`` (arXiv-era titles).  A title match counts only when the
+   authors agree — the first author's family name, or at least half of the
+   entry's authors (and at least two) — and the entry names no other venue
+   (booktitle/journal of another conference, another ICML edition or an ICML
+   workshop; a year before 2024) and no identifier of another publication (an OpenReview id the paper
+   does not have, a DOI, another PMLR volume).
+3. Anything less is not changed.  An entry whose title matches but whose authors,
+   venue or identifiers disagree, whose title matches several papers, or whose
+   title is close (4/5 of the words) to a paper's title without matching it, is
+   *ambiguous*: reported with the candidates and left exactly as it was.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..latex import decode_plain
+from ..markup import to_plain
+from ..model import Paper, Person
+from .scan import Block
+
+# Entry types that can cite a paper; theses, books, proceedings … are never rewritten.
+PAPER_TYPES = frozenset({"article", "inproceedings", "conference", "misc", "techreport", "unpublished",
+                         "online", "electronic", "preprint", "report", "incollection", "www"})
+EVIDENCE = ("openreview", "pmlr", "arxiv", "title")
+MIN_PART_WORDS = 3  # a title part that stands for the whole title needs at least this many words
+CLOSE_DICE = 0.8  # word-set similarity from which a non-matching title is reported as close
+EARLIEST_YEAR, LATEST_YEAR = 2024, 2026
+
+_EXTRA_LETTERS = str.maketrans({"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "æ": "ae",
+                                "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i", "ß": "ss", "þ": "th"})
+_WORD = re.compile(r"[^\W_]+")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+# Where a title splits into parts: a colon, a question mark, a spaced dash (a dash between
+# words without spaces is a hyphen: "Transport–Guided").
+_PARTS = re.compile(r"\s*(?::|\?(?=\s))\s*|\s+(?:[\u2013\u2014]|-{1,3})\s+")
+_ANNOTATION = re.compile(r"\s*\((?=[^()]*(?:arxiv|title|submission|openreview|version|v\d))[^()]*\)\s*$",
+                         re.IGNORECASE)
+_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf|attachment)\?(?:[^\s{}]*&)?id=([A-Za-z0-9_-]{6,20})")
+_PMLR_URL = re.compile(r"(?:proceedings\.mlr\.press/|mlresearch/)v(\d+)/(?:[^\s{}]*?/)??"
+                       r"(?:assets/)?([a-z0-9][a-z0-9-]*[0-9]{2}[a-z]*)(?=[./\s}]|$)")
+_PMLR_KEY = re.compile(r"pmlr-v(\d+)-([a-z0-9][a-z0-9-]*[0-9]{2}[a-z]*)")
+_ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv[.:]\s*|^\s*)([0-9]{4}\.[0-9]{4,5})(?:v\d+)?",
+                    re.IGNORECASE)
+_ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
+_DOI = re.compile(r"10\.\d{4,9}/\S+")
+_ARXIV_DOI = re.compile(r"10\.48550/arxiv\.([0-9]{4}\.[0-9]{4,5})", re.IGNORECASE)
+_OK_VENUE = re.compile(r"\b(?:icml|international conference on machine learning(?! (?:and|for|in)\b)|"
+                       r"forty[- ]third|43rd|arxiv|corr|preprint|openreview|pmlr|proceedings of machine "
+                       r"learning research|submitted|under review|to appear|in press)\b")
+# Another edition, a workshop, ICMLA: "42nd", "forty second", "ICML 2025" (venues are folded first).
+_BAD_VENUE = re.compile(r"\bworkshops?\b|\bicmla\b|\b(?!43rd\b)\d+(?:st|nd|rd|th)\b|"
+                        r"\bforty (?!third\b)[a-z]+\b|\b(?!2026\b)(?:19|20)\d\d\b")
+_LINK_FIELDS = ("url", "howpublished", "note", "pdf", "eprint", "journal", "doi", "biburl", "annote")
+
+
+# --------------------------------------------------------------------------- folding
+
+def fold_words(text: str) -> list[str]:
+    """The words of *text* (plain Unicode): accents and case folded, punctuation dropped."""
+    text = text.replace("&", " and ")
+    if not text.isascii():
+        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.translate(_EXTRA_LETTERS)))
+    return _WORD.findall(text.casefold())
+
+
+def latex_plain(value: str) -> str:
+    """A BibTeX value as plain text: LaTeX decoded only when it has commands (speed)."""
+    if "\\" in value:
+        try:
+            return decode_plain(value)
+        except ValueError:  # LaTeX too broken to decode: compare what is there
+            pass
+    return value.replace("{", "").replace("}", "").replace("~", " ")
+
+
+@dataclass(frozen=True, slots=True)
+class TitleKeys:
+    """The folded forms a title is compared by."""
+
+    full: str  # all words, joined without spaces: "pre-training" = "pretraining"
+    words: tuple[str, ...]
+    parts: tuple[str, ...]  # folded parts split at ':', '?', dashes — sorted, for swapped order
+    first: str | None  # the first part, when it has enough words to stand for the title
+    unprefixed: str | None  # without a leading "Position:"
+
+
+def title_keys(plain: str) -> TitleKeys:
+    words = fold_words(plain)
+    pieces = [p for p in (fold_words(p) for p in _PARTS.split(plain)) if p] if _PARTS.search(plain) else [words]
+    parts = tuple(sorted("".join(p) for p in pieces)) if len(pieces) > 1 else ()
+    first = "".join(pieces[0]) if len(pieces) > 1 and len(pieces[0]) >= MIN_PART_WORDS else None
+    unprefixed = None
+    if len(pieces) > 1 and pieces[0] == ["position"]:
+        unprefixed = "".join(w for p in pieces[1:] for w in p)
+    return TitleKeys("".join(words), tuple(words), parts, first, unprefixed)
+
+
+@cache
+def family_keys(person: Person) -> frozenset[str]:
+    """Folded forms of a package author's family name (with and without particle, last word)."""
+    family = person.family or person.literal or person.given or ""
+    words = fold_words(family)
+    keys = {"".join(words), "".join(fold_words(person.particle or "") + words)}
+    if words:
+        keys.add(words[-1])
+    return frozenset(k for k in keys if k)
+
+
+def entry_name_keys(name: str) -> frozenset[str]:
+    """Folded forms that may be the family name of a name as a user wrote it.
+
+    ``Family, Given``: the part before the comma (whole and last word).
+    ``Given Family``: the last word, every tail of words, and — for names written
+    family-first (``Li Wei``) — the first word.  Loose on purpose: it only confirms
+    a title that already matched.
+    """
+    plain = latex_plain(name)
+    depth0 = _split_comma(plain)
+    if len(depth0) > 1:
+        words = fold_words(depth0[0])
+        keys = {"".join(words), words[-1] if words else ""}
+    else:
+        words = fold_words(plain)
+        keys = {"".join(words[i:]) for i in range(1, len(words))} | set(words[:1]) | set(words[-1:])
+    return frozenset(k for k in keys if k)
+
+
+def _split_comma(name: str) -> list[str]:
+    return [p for p in name.split(",")] if "," in name else [name]
+
+
+def split_names(value: str) -> list[str]:
+    """An author field split on ``and`` at brace depth 0 (as BibTeX does)."""
+    names, depth, start = [], 0, 0
+    for match in re.finditer(r"[{}]|\s+and\s+", value, re.IGNORECASE):
+        token = match.group()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            names.append(value[start:match.start()])
+            start = match.end()
+    names.append(value[start:])
+    return [n.strip() for n in names if n.strip()]
+
+
+# --------------------------------------------------------------------------- the index
+
+@dataclass(frozen=True, slots=True)
+class _Known:
+    paper: Paper
+    title: TitleKeys
+    alternatives: tuple[TitleKeys, ...]  # former titles
+    openreview: str | None
+
+    @property
+    def families(self) -> tuple[frozenset[str], ...]:
+        """Family-name keys of the authors: computed when a title needs confirming (start-up time)."""
+        return tuple(family_keys(a) for a in self.paper.authors)
+
+
+class Index:
+    """Look-up tables over the papers, built once (folded titles → papers, word postings)."""
+
+    def __init__(self, papers: Iterable[Paper]) -> None:
+        self.known: list[_Known] = []
+        self.by_openreview: dict[str, int] = {}
+        self.by_pmlr: dict[str, int] = {}
+        self.by_arxiv: dict[str, int] = {}
+        self.exact: dict[str, set[int]] = {}  # whole-title keys (full, unprefixed, former)
+        self.by_parts: dict[tuple[str, ...], set[int]] = {}
+        self.by_first: dict[str, set[int]] = {}  # a paper's title without its subtitle
+        self.postings: dict[str, list[int]] = {}
+        self.wordsets: list[frozenset[str]] = []
+        self.df: dict[str, int] = {}
+        self.volume: int | None = None
+        for paper in papers:
+            if paper.is_complete and paper.title and paper.authors:
+                self._add(paper)
+        self._index_prefixes()
+
+    def _add(self, paper: Paper) -> None:
+        n = len(self.known)
+        title = title_keys(to_plain(paper.title or ""))
+        former = []
+        for old in paper.former_titles:
+            plain = to_plain(old)
+            former.append(title_keys(plain))
+            bare = _ANNOTATION.sub("", plain)
+            if bare != plain:
+                former.append(title_keys(bare))
+        ids = paper.identifiers
+        self.known.append(_Known(paper, title, tuple(former), ids.openreview))
+        self.volume = self.volume or paper.proceedings.volume
+        if ids.openreview:
+            self.by_openreview.setdefault(ids.openreview, n)
+        if ids.arxiv:
+            self.by_arxiv.setdefault(ids.arxiv, n)
+        for pmlr in (ids.pmlr, *(k.partition("-")[2].partition("-")[2] for k in paper.alias_keys
+                                 if k.startswith("pmlr-v"))):
+            if pmlr:
+                self.by_pmlr.setdefault(pmlr, n)
+        for keys in (title, *former):
+            self.exact.setdefault(keys.full, set()).add(n)
+            if keys.unprefixed:
+                self.exact.setdefault(keys.unprefixed, set()).add(n)
+            if keys.parts:
+                self.by_parts.setdefault(keys.parts, set()).add(n)
+            if keys.first:
+                self.by_first.setdefault(keys.first, set()).add(n)
+        self.wordsets.append(frozenset(title.words))
+
+    def title_candidates(self, keys: TitleKeys) -> set[int]:
+        """Papers whose title (or former title) is this one up to the tolerated differences."""
+        found = set(self.exact.get(keys.full, ()))
+        if keys.unprefixed:
+            found |= self.exact.get(keys.unprefixed, set())
+        if keys.parts:
+            found |= self.by_parts.get(keys.parts, set())
+        if len(keys.words) >= MIN_PART_WORDS:
+            found |= self.by_first.get(keys.full, set())  # the entry dropped the subtitle
+        if keys.first:
+            found |= self.exact.get(keys.first, set())  # the entry added a subtitle
+        return found
+
+    def _index_prefixes(self) -> None:
+        """Word postings for :meth:`close_titles`: each title's rarest words only (prefix filtering)."""
+        df: dict[str, int] = {}
+        for words in self.wordsets:
+            for word in words:
+                df[word] = df.get(word, 0) + 1
+        self.df = df
+        for n, words in enumerate(self.wordsets):
+            for word in self._prefix(words):
+                self.postings.setdefault(word, []).append(n)
+
+    def _prefix(self, words: frozenset[str]) -> list[str]:
+        """The rarest ``n - ceil(2n/3) + 1`` words (global order: frequency, then the word).
+
+        Two word sets with a Dice similarity ≥ 0.8 share ≥ 2/3 of the words of each, so
+        (for any fixed global order of words) their prefixes of this length share a word.
+        """
+        df = self.df
+        return sorted(words, key=lambda w: (df.get(w, 0), w))[:len(words) - math.ceil(2 * len(words) / 3) + 1]
+
+    def close_titles(self, keys: TitleKeys) -> list[int]:
+        """Papers whose title shares ≥ :data:`CLOSE_DICE` of its words (Dice) with this one."""
+        words = frozenset(keys.words)
+        n = len(words)
+        if n < 4:
+            return []
+        seen = {i for w in self._prefix(words) for i in self.postings.get(w, ())}
+        wordsets = self.wordsets
+        shortest, longest = 2 * n / 3, 3 * n / 2  # Dice ≥ 0.8 bounds the other title's length
+        return sorted(i for i in seen if shortest <= len(wordsets[i]) <= longest
+                      and 2 * len(words & wordsets[i]) >= CLOSE_DICE * (n + len(wordsets[i])))
+
+
+# --------------------------------------------------------------------------- matching
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The outcome for one entry: a paper and the evidence, or why it is ambiguous."""
+
+    paper: Paper | None = None
+    evidence: str | None = None  # one of EVIDENCE
+    ambiguous: str | None = None  # the reason, when the entry is left alone for a human
+    candidates: tuple[Paper, ...] = ()
+
+
+NO_MATCH = Match()
+
+
+class Matcher:
+    def __init__(self, index: Index) -> None:
+        self.index = index
+
+    def match(self, entry: Block) -> Match:
+        if entry.kind not in PAPER_TYPES or entry.error or not entry.fields:
+            return NO_MATCH
+        title = latex_plain(entry.get("title"))
+        keys = title_keys(title) if title.strip() else None
+        names = [n for n in split_names(entry.get("author")) if n.lower() != "others"]
+        by_id = self._by_identifier(entry)
+        if by_id:
+            return self._identified(entry, by_id, keys, names)
+        if keys is None or not keys.words:
+            return NO_MATCH
+        return self._by_title(entry, keys, names)
+
+    # -- identifiers -------------------------------------------------------
+    def _by_identifier(self, entry: Block) -> dict[int, list[str]]:
+        """Paper index → the kinds of identifier of the entry that name it."""
+        hits: dict[int, list[str]] = {}
+        for kind, value in self._identifiers(entry):
+            table = {"openreview": self.index.by_openreview, "pmlr": self.index.by_pmlr,
+                     "arxiv": self.index.by_arxiv}[kind]
+            n = table.get(value)
+            if n is not None and kind not in hits.setdefault(n, []):
+                hits[n].append(kind)
+        return hits
+
+    def _identifiers(self, entry: Block) -> list[tuple[str, str]]:
+        found: list[tuple[str, str]] = []
+        volume = self.index.volume
+        openreview = entry.get("openreview").strip()
+        if openreview:
+            match = _OPENREVIEW.search(openreview)
+            found.append(("openreview", match.group(1) if match else openreview))
+        key = _PMLR_KEY.fullmatch(entry.key or "")
+        if key and int(key.group(1)) == volume:
+            found.append(("pmlr", key.group(2)))
+        for name in _LINK_FIELDS:
+            value = entry.get(name)
+            if not value:
+                continue
+            found.extend(("openreview", m.group(1)) for m in _OPENREVIEW.finditer(value))
+            found.extend(("pmlr", m.group(2)) for m in _PMLR_URL.finditer(value)
+                         if int(m.group(1)) == volume)
+            found.extend(("arxiv", m.group(1)) for m in _ARXIV_DOI.finditer(value))
+            if name in ("eprint", "journal", "url", "howpublished", "note", "pdf"):
+                found.extend(("arxiv", m.group(1)) for m in _ARXIV.finditer(value)
+                             if name == "eprint" or m.group(0).lower().lstrip().startswith("arxiv"))
+        return found
+
+    def _identified(self, entry: Block, hits: dict[int, list[str]], keys: TitleKeys | None,
+                    names: list[str]) -> Match:
+        papers = tuple(self.index.known[n].paper for n in hits)
+        if len(hits) > 1:
+            said = "; ".join(f"{'/'.join(kinds)} → {self.index.known[n].paper.id}" for n, kinds in hits.items())
+            return Match(ambiguous=f"its identifiers name different papers ({said})", candidates=papers)
+        n, kinds = next(iter(hits.items()))
+        known = self.index.known[n]
+        agrees = keys is None or self._title_agrees(keys, n) or self._authors_agree(names, known)
+        if not agrees:
+            return Match(ambiguous=f"its {kinds[0]} id is that of {known.paper.id}, but neither its title nor "
+                         "its authors are that paper's", candidates=papers)
+        evidence = min(kinds, key=EVIDENCE.index)
+        if evidence == "arxiv":  # an arXiv id is shared by every version of the work
+            other = self._other_publication(entry, known, arxiv_known=True)
+            if other:
+                return Match(ambiguous=f"its arXiv id is that of {known.paper.id}, but {other}",
+                             candidates=papers)
+        return Match(known.paper, evidence)
+
+    def _title_agrees(self, keys: TitleKeys, n: int) -> bool:
+        if n in self.index.title_candidates(keys):
+            return True
+        words = set(keys.words)
+        other = set(self.index.known[n].title.words)
+        return bool(words) and 2 * len(words & other) >= len(words | other)
+
+    # -- titles -------------------------------------------------------------
+    def _by_title(self, entry: Block, keys: TitleKeys, names: list[str]) -> Match:
+        found = sorted(self.index.title_candidates(keys))
+        if not found:
+            close = self.index.close_titles(keys)
+            if close:
+                papers = tuple(self.index.known[n].paper for n in close)
+                return Match(ambiguous="its title is close to, but not the same as, the title of "
+                             + ", ".join(p.id for p in papers), candidates=papers)
+            return NO_MATCH
+        confirmed = [n for n in found if self._authors_agree(names, self.index.known[n])]
+        candidates = tuple(self.index.known[n].paper for n in (confirmed or found))
+        ids = ", ".join(p.id for p in candidates)
+        if len(confirmed) > 1:
+            return Match(ambiguous=f"its title and authors fit several papers ({ids})", candidates=candidates)
+        if not confirmed:
+            why = "it has no authors to confirm it" if not names else "its authors are not that paper's"
+            return Match(ambiguous=f"its title is that of {ids}, but {why}", candidates=candidates)
+        known = self.index.known[confirmed[0]]
+        other = self._other_publication(entry, known, arxiv_known=False)
+        if other:
+            return Match(ambiguous=f"its title and authors are those of {known.paper.id}, but {other}",
+                         candidates=candidates)
+        return Match(known.paper, "title")
+
+    def _authors_agree(self, names: Sequence[str], known: _Known) -> bool:
+        if not names or not known.families:
+            return False
+        keys = [entry_name_keys(n) for n in names]
+        if keys[0] & known.families[0]:
+            return True
+        shared = sum(1 for k in keys if any(k & f for f in known.families))
+        return shared >= 2 and 2 * shared >= len(keys)
+
+    def _other_publication(self, entry: Block, known: _Known, *, arxiv_known: bool) -> str | None:
+        """Why the entry is another publication than the ICML 2026 paper, or None."""
+        for name in ("booktitle", "journal", "journaltitle", "eventtitle"):
+            # Without arXiv ids, whose first digits ("2001.01234") would read as a year.
+            venue = " ".join(fold_words(_ARXIV_ID.sub(" ", latex_plain(entry.get(name)))))
+            if venue and (_BAD_VENUE.search(venue) or not _OK_VENUE.search(venue)):
+                return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
+        if arxiv_known:  # a preprint may be of any year; its id is the evidence
+            return None
+        year = _year(entry)
+        if year is not None and not EARLIEST_YEAR <= year <= LATEST_YEAR:
+            return f"its year is {year}"
+        for kind, value in self._identifiers(entry):
+            if kind == "openreview" and value != known.openreview:
+                return f"its OpenReview id {value} is not that paper's"
+        for name in _LINK_FIELDS:
+            for match in _PMLR_URL.finditer(entry.get(name)):
+                if int(match.group(1)) != self.index.volume:
+                    return f"it links PMLR volume {match.group(1)}"
+        for name in ("doi", "url"):
+            doi = _DOI.search(entry.get(name))
+            if doi and not _ARXIV_DOI.match(doi.group()):
+                return f"it has a DOI ({doi.group()}), which ICML 2026 papers do not"
+        return None
+
+
+def _year(entry: Block) -> int | None:
+    match = re.search(r"\b(\d{4})\b", entry.get("year") or entry.get("date"))
+    return int(match.group(1)) if match else None
