@@ -8,11 +8,21 @@ is the whole packaged volume (6,553 records).
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
-import icml2026
+# The suite never reads or writes a developer's own folders: a corrections layer from
+# 'icml2026 update', Zotero sync state or a citation cache there would change results.
+# Set before icml2026 is imported, and inherited by every CLI the tests start.
+_USER_FOLDERS = tempfile.mkdtemp(prefix="icml2026-tests-")
+os.environ["ICML2026_DATA_DIR"] = os.path.join(_USER_FOLDERS, "data")
+for _name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+    os.environ[_name] = os.path.join(_USER_FOLDERS, _name.lower())
+
+import icml2026  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 # Copies of the inputs the records are built from (tools/sources/README.md says where each

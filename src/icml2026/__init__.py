@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "__version__", "load", "export", "cite", "read_bibtex", "read_bibtex_report", "validate", "PaperCollection", "Paper", "Person",
-    "Pages", "Proceedings", "Source", "DataError", "Icml2026Error", "UsageError",
+    "fix_bibtex", "fix_bibtex_report", "Pages", "Proceedings", "Source", "DataError", "Icml2026Error", "UsageError",
 ]
 
 
@@ -42,8 +42,12 @@ def validate(paths: Any = None) -> "list[Problem]":
 
 
 def cite(papers: Any, style: str = "apa", fmt: str = "text", *, in_text: bool = False,
-         locale: str = "en-US") -> str:
-    """Formatted references (or in-text citations) in a CSL *style*, as text, html or markdown."""
+         locale: str | None = None) -> str:
+    """Formatted references (or in-text citations) in a CSL *style*, as text, html or markdown.
+
+    The papers form one document (disambiguated together); *locale* forces a
+    CSL locale, by default the style's ``default-locale`` (else en-US).
+    """
     from .exporters import export as _export
 
     return _export(papers, "citation", style=style, output_format=fmt, in_text=in_text, locale=locale)
@@ -65,3 +69,21 @@ def read_bibtex_report(source: Any) -> Any:
     from .importers.bibtex import read_bibtex_report as _read_bibtex_report
 
     return _read_bibtex_report(source)
+
+
+def fix_bibtex(text: str, **options: Any) -> str:
+    """*text* (BibTeX) with every ICML 2026 entry replaced by the verified one, under its own key.
+
+    Everything else stays byte for byte; options: ``fmt`` (``bibtex``/``biblatex``),
+    ``abstract``, ``strict``, ``papers``.  See :mod:`icml2026.fix` for the rules.
+    """
+    from .fix import fix_bibtex as _fix_bibtex
+
+    return _fix_bibtex(text, **options)
+
+
+def fix_bibtex_report(text: str, **options: Any) -> Any:
+    """``FixResult(text, entries_read, entries)``: :func:`fix_bibtex` with a report of every match."""
+    from .fix import fix_bibtex_report as _fix_bibtex_report
+
+    return _fix_bibtex_report(text, **options)

@@ -13,9 +13,9 @@ import sys
 from typing import Sequence
 
 from .._version import __version__
-from ..errors import Icml2026Error
+from ..errors import Icml2026Error, Terminated
 
-COMMANDS = ("list", "show", "export", "validate", "import", "zotero", "dist")
+COMMANDS = ("list", "show", "export", "validate", "import", "fix", "zotero", "dist", "update")
 ALIASES = {"search": "list"}  # must match the aliases the command modules register
 
 
@@ -29,6 +29,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         epilog="Run 'icml2026 COMMAND --help' for the options of one command.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--no-corrections", action="store_true", help="ignore the corrections layer "
+                        "of 'icml2026 update': use the packaged records exactly as released")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only else COMMANDS:
         try:
@@ -45,13 +47,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # Importing every command module costs more than the common export itself:
     # register only the command named, unless top-level help is wanted.
-    first = ALIASES.get(argv[0], argv[0]) if argv else None
+    first = next((ALIASES.get(a, a) for a in argv if a != "--no-corrections"), None)
     only = first if first in COMMANDS else None
     parser = build_parser(only)
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
+    from ..update import paths  # a few lines of standard library
+
+    paths.ENABLED = not args.no_corrections  # read by load(); for this run only (finally)
     try:
         return int(args.run(args) or 0)
     except Icml2026Error as exc:
@@ -60,7 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("icml2026: interrupted", file=sys.stderr)
         return 130
+    except Terminated:  # SIGTERM while writing a file: the partial file was removed
+        print("icml2026: terminated; nothing was left half-written", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         # The reader (e.g. ``| head``) went away: not an error worth a traceback.
         sys.stderr.close()
         return 0
+    finally:
+        paths.ENABLED = True

@@ -25,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from ..store import load
 
     folder = Path(args.dir)
-    files = build(load())
+    files = build(load(corrections=False))  # the release's files: never a user's corrections layer
     if args.check:
         stale = stale_files(files, folder)
         for name in stale:
