@@ -243,9 +243,10 @@ def volume_records(sources: Path, proc: dict[str, Any]) -> tuple[list[dict[str, 
     ids = pmlr.assign_ids([first_family(p) for p in papers], proc["year"])
     records, findings = [], []
     for paper, pmlr_id in zip(papers, ids):
-        source_key = paper.id.removeprefix(f"{proc['id']}-")
+        # The importer applies PMLR's id rule itself (the whole volume, from page 1).
+        assert paper.identifiers.pmlr == pmlr_id, (paper.id, pmlr_id)
         rec = volume_record(paper.to_dict(), pmlr_id, proc)
-        findings += set_code_link(rec, software.get(source_key))
+        findings += set_code_link(rec, software.get(paper.identifiers.openreview or ""))
         for rule in curation.RULES:
             findings += rule(rec)
         records.append(rec)
@@ -258,10 +259,10 @@ def first_family(paper: Any) -> str:
 
 
 def raw_software(text: str) -> dict[str, str]:
-    """Entry key → the ``software`` value exactly as the source writes it."""
+    """OpenReview id → the entry's ``software`` value exactly as the source writes it."""
     found = {}
     for block in re.split(r"\n(?=@)", text):
-        key = re.match(r"@\w+\{([^,\s]+),", block)
+        key = re.search(r"^\s*openreview = \{(.*)\},?$", block, re.MULTILINE)
         value = re.search(r"^\s*software = \{(.*)\},?$", block, re.MULTILINE)
         if key and value:
             found[key.group(1)] = value.group(1)

@@ -341,9 +341,52 @@ def convert(text: str, origin: Source, *, progress: Progress | None = None) -> I
             ctx.problems.append(ImportProblem(key, entry.line, problem))
         elif key:
             seen[key] = entry.line
-    accepted, procs = _accepted(ctx, _unique_ids(papers))
+    accepted, procs = _accepted(ctx, _unique_ids(_published_pmlr_ids(ctx, papers)))
     problems = sorted(ctx.problems, key=lambda p: p.line)
     return ImportResult(PaperCollection(accepted), tuple(problems), tuple(procs), origin, len(entries))
+
+
+def _published_pmlr_ids(ctx: _Context, papers: list[tuple[Paper, RawEntry]]) -> list[tuple[Paper, RawEntry]]:
+    """PMLR's published ids (``abas26a``) for the entries of a PMLR volume's source file.
+
+    PMLR does not publish a paper under its source key (``abas26``): its site builder
+    numbers each first author's papers in file order (:mod:`icml2026.pmlr`).  The rule
+    can be applied only to the volume from its first page on (page ranges contiguous
+    from 1, as in the volume file and any prefix of it); other selections keep their
+    keys as ids.
+    """
+    from dataclasses import replace
+
+    from ..pmlr import assign_ids
+
+    header = ctx.header
+    numbered = [(p, e) for p, e in papers if p.identifiers.pmlr and not PUBLISHED_KEY.fullmatch(e.key or "")]
+    if header is None or not header.id.startswith("pmlr-v") or not numbered or not _from_first_page(numbered):
+        return papers
+    published = header.published or ""
+    year = int(published[:4]) if published[:4].isdigit() else header.year
+    with_author = [(p, e) for p, e in numbered if p.authors]
+    if year is None or len(with_author) != len(numbered):
+        return papers
+    ids = dict(zip((id(p) for p, _ in numbered),
+                   assign_ids([p.authors[0].family or p.authors[0].literal or "" for p, _ in numbered], year)))
+    out = []
+    for paper, entry in papers:
+        new = ids.get(id(paper))
+        if new is None or not PMLR_ID.fullmatch(new):
+            out.append((paper, entry))
+            continue
+        provenance = {**paper.provenance, "/identifiers/pmlr": "derived"}
+        out.append((replace(paper, id=f"{header.id}-{new}", alias_keys=(f"{header.id}-{new}",),
+                            identifiers=replace(paper.identifiers, pmlr=new), provenance=provenance), entry))
+    return out
+
+
+def _from_first_page(papers: list[tuple[Paper, RawEntry]]) -> bool:
+    pages = [p.pages for p, _ in papers]
+    if any(r is None for r in pages) or pages[0] is None or pages[0].first != 1:
+        return False
+    return all(b is not None and a is not None and b.first == a.last + 1 for a, b in zip(pages, pages[1:]))
 
 
 def _unique_ids(papers: list[tuple[Paper, RawEntry]]) -> list[tuple[Paper, RawEntry]]:
@@ -792,6 +835,9 @@ def _people(field_value: str) -> tuple[list[Person], bool]:
 _SIMPLE_NAME = re.compile(r"([A-Z][^\s,{}\\~]*(?: [A-Z][^\s,{}\\~]*)*), ([^,{}\\~]+)")
 
 
+_TILDE_ACCENT = re.compile(r"(?<!\{)\\~\s*(?:\{[^{}]*\}|[A-Za-z])")
+
+
 @lru_cache(maxsize=65536)
 def _person(raw: str) -> Person | str:
     """One name (whitespace normalised) as a :class:`Person`, or the reason it cannot be one."""
@@ -802,6 +848,9 @@ def _person(raw: str) -> Person | str:
         if _NAME_FORBIDDEN.search(literal):
             return f"name {shown(raw)} decodes to {shown(literal)}, with characters a name cannot hold"
         return Person(literal=literal)
+    # ``~`` separates words in a BibTeX name, so splitname cuts ``Ordo\~{n}ez`` in two;
+    # braced, ``{\~{n}}`` is one special character, as BibTeX itself reads it.
+    raw = _TILDE_ACCENT.sub(lambda m: "{" + m.group(0) + "}", raw)
     simple = _SIMPLE_NAME.fullmatch(raw)
     if simple is not None:
         parts = {"last": [simple.group(1)], "first": [simple.group(2)], "von": [], "jr": []}
