@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icml2026.cli import main
 from icml2026.store import dumps_record, load_keys
@@ -209,3 +212,280 @@ def test_progress_reports_every_thousand_records_and_the_end(tmp_path: Path) -> 
     seen: list[tuple[int, int]] = []
     assert validate_paths([path], progress=lambda done, total: seen.append((done, total))) == []
     assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]
+
+
+# -- hostile files: one line each, never a traceback or a hang -------------------------------
+
+def _record_text(**changes: Any) -> str:
+    record = base()
+    record.update(changes)
+    return json.dumps(record, ensure_ascii=False)
+
+
+def _impossible_date() -> str:
+    record = base()
+    next(iter(record["sources"].values()))["retrieved"] = "2026-02-30"
+    return json.dumps(record)
+
+
+HOSTILE: list[tuple[str, str, str]] = [
+    ("long-int.json", '{"pages": {"first": ' + "9" * 5000 + "}}",
+     "-: /: invalid JSON: a number has more than 4300 digits"),
+    ("long-int.jsonl", '{"pages": {"first": ' + "9" * 5000 + "}}\n",
+     "-: /: invalid JSON: a number has more than 4300 digits"),
+    ("deep.jsonl", "[" * 100_000 + "]" * 100_000 + "\n", "-: /: invalid JSON: nested too deeply"),
+    ("deep.json", "[" * 100_000 + "]" * 100_000, "-: /: invalid JSON: nested too deeply"),
+    ("nan.json", _record_text().replace('"first": 1', '"first": NaN'), "-: /: invalid JSON: NaN is not a JSON number"),
+    ("surrogate.json", _record_text(abstract="a\\ud800b").replace("a\\\\ud800b", "a\\ud800b"),
+     f"{RID}: /abstract: contains a lone surrogate U+D800 (not a character)"),
+    ("float.json", _record_text(pages={"first": 1.0, "last": 21}),
+     f"{RID}: /pages/first: 1.0 is written as a float; write the integer 1"),
+    ("date.json", _impossible_date(),
+     (f"{RID}: /sources/{next(iter(base()['sources']))}/retrieved: '2026-02-30' is not a date that "
+      "exists (day is out of range for month)")),
+]
+
+
+@pytest.mark.parametrize("name,content,expected", HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_file_is_one_problem_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+                                          content: str, expected: str) -> None:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    where = f"{path}:1" if name.endswith(".jsonl") else str(path)
+    assert main(["validate", "--quiet", str(path)]) == 1
+    out = capsys.readouterr()
+    assert out.err == "" and out.out.splitlines() == [f"{where}: {expected}"]
+
+
+def test_hostile_data_is_a_one_line_error_in_export(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    for name, content, _ in HOSTILE:
+        path = tmp_path / name
+        path.write_text(content, encoding="utf-8")
+        run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--data", str(path)],
+                             capture_output=True, text=True, timeout=60, check=False)
+        assert run.returncode == 1 and run.stdout == "", name
+        assert run.stderr.startswith(f"icml2026: error: {path}") and run.stderr.count("\n") == 1, run.stderr
+
+
+def test_fifo_in_a_folder_is_skipped_not_read(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / "a.json").write_text(BASE_TEXT, encoding="utf-8")
+    os.mkfifo(tmp_path / "x.json")  # opening it for reading would block forever
+    assert validate_paths([tmp_path]) == []
+    assert [p.id for p in load_folder(tmp_path)] == [RID]
+
+
+def load_folder(folder: Path) -> list[Any]:
+    import icml2026
+
+    return list(icml2026.load([folder]))
+
+
+def test_symlink_loop_and_dangling_link_say_what_they_are(tmp_path: Path) -> None:
+    loop, dangling = tmp_path / "loop.json", tmp_path / "gone.json"
+    loop.symlink_to(loop.name)
+    dangling.symlink_to("nowhere.json")
+    assert [str(p) for p in validate_paths([tmp_path])] == [
+        f"{dangling}: -: /: a symbolic link to nothing",
+        f"{loop}: -: /: cannot read file: a loop of symbolic links",
+    ]
+    assert [str(p) for p in validate_paths([loop])] == [f"{loop}: -: /: cannot read file: a loop of symbolic links"]
+
+
+def test_folder_and_its_proceedings_named_twice_are_read_once(tmp_path: Path) -> None:
+    (tmp_path / "proceedings").mkdir()
+    (tmp_path / "a.json").write_text(BASE_TEXT, encoding="utf-8")
+    assert validate_paths([tmp_path, tmp_path / "a.json", tmp_path / "proceedings"]) == []
+
+
+# -- completeness is decided from the data -------------------------------------------------
+
+def proceedings_without(*names: str, pid: str = "bibtex-nowhere-2026") -> dict[str, Any]:
+    from icml2026.store import data_dir
+
+    proc = json.loads((data_dir() / "proceedings" / "pmlr-v306.json").read_text(encoding="utf-8"))
+    proc["id"] = pid
+    for name in names:
+        proc.pop(name)
+    return proc
+
+
+@pytest.mark.parametrize("gone", [("year",), ("booktitle",), ("booktitle", "year")])
+def test_complete_paper_needs_booktitle_and_year_of_its_proceedings(tmp_path: Path, gone: tuple[str, ...]) -> None:
+    import icml2026
+
+    (tmp_path / "proceedings").mkdir()
+    (tmp_path / "proceedings" / "p.json").write_text(json.dumps(proceedings_without(*gone)), encoding="utf-8")
+    record = base()
+    record["proceedings"] = "bibtex-nowhere-2026"
+    (tmp_path / "paper.json").write_text(json.dumps(record), encoding="utf-8")
+    missing = " or ".join(gone)
+    assert [str(p) for p in validate_paths([tmp_path])] == [(
+        f"{tmp_path / 'paper.json'}: {RID}: /proceedings: marked complete, but proceedings "
+        f"'bibtex-nowhere-2026' has no {missing}: it cannot be cited (mark the paper incomplete with "
+        f"missing {', '.join(gone)}, or complete the proceedings)")]
+    from icml2026.exporters import citable
+
+    papers = icml2026.load([tmp_path], validate=False)  # read anyway: no exporter may crash
+    assert papers[0].is_complete and not citable(papers[0])  # marked complete, but not by the data
+    skipped: list[str] = []
+    for fmt in ("bibtex", "biblatex", "csl-json", "ris", "citation"):
+        assert icml2026.export(papers, fmt, on_skip=skipped.append) in ("", "[]\n")
+    assert skipped[0] == (f"warning: skipped zhao2026benchmarking in bibtex: incomplete record "
+                          f"(missing {', '.join(n for n in ('booktitle', 'year') if n in gone)})")
+
+
+def test_incomplete_paper_of_incomplete_proceedings_is_valid(tmp_path: Path) -> None:
+    (tmp_path / "proceedings").mkdir()
+    (tmp_path / "proceedings" / "p.json").write_text(json.dumps(proceedings_without("year")), encoding="utf-8")
+    record = base()
+    record["proceedings"] = "bibtex-nowhere-2026"
+    record["status"] = {"state": "incomplete", "missing": ["year"]}
+    (tmp_path / "paper.json").write_text(json.dumps(record), encoding="utf-8")
+    assert validate_paths([tmp_path]) == []
+
+
+def test_proceedings_read_after_its_papers_still_counts(tmp_path: Path) -> None:
+    lines = [json.dumps(dict(base(), proceedings="bibtex-late-2026")),
+             json.dumps(proceedings_without("year", pid="bibtex-late-2026"))]
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert [p.message.split(":")[0] for p in validate_paths([path])] == [
+        "marked complete, but proceedings 'bibtex-late-2026' has no year"]
+
+
+# -- the JSON Lines reader and the streaming export -----------------------------------------
+
+def test_line_separator_in_a_title_survives_our_own_jsonl(tmp_path: Path) -> None:
+    import icml2026
+
+    record = base()
+    record["title"] = record["title"] + "\u2028continued\u2029"
+    (tmp_path / "in.json").write_text(json.dumps(record), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert main(["export", "-f", "jsonl", "--data", str(tmp_path / "in.json"), "-o", str(out)]) == 0
+    assert "\u2028" in out.read_text(encoding="utf-8")
+    assert validate_paths([out]) == []
+    assert icml2026.load([out])[0].title == record["title"]
+
+
+def many_records(n: int) -> list[dict[str, Any]]:
+    """*n* valid records with distinct keys, in an order that is not collection order."""
+    out = []
+    for i in range(n):
+        record = base()
+        record["id"], record["citation_key"], record["alias_keys"] = f"pmlr-v306-r{i}", f"key{(i * 7) % n}x{i}", []
+        record["identifiers"] = {k: v for k, v in record["identifiers"].items() if k != "openreview"}
+        record["links"] = {k: v for k, v in record["links"].items() if k != "openreview"}
+        record["provenance"] = {k: v for k, v in record["provenance"].items() if "openreview" not in k}
+        record["identifiers"]["pmlr"] = f"r{i}x26a"
+        record["links"]["proceedings"] = f"https://proceedings.mlr.press/v306/r{i}x26a.html"
+        record["links"]["pdf"] = f"https://raw.githubusercontent.com/mlresearch/v306/main/assets/r{i}/r{i}.pdf"
+        out.append(record)
+    return out
+
+
+def test_streamed_export_equals_the_collection_export(tmp_path: Path) -> None:
+    import icml2026
+
+    records = many_records(40)
+    assert validate_paths([_write_jsonl(tmp_path / "c.jsonl", records)]) == []
+    (tmp_path / "folder").mkdir()
+    for n, record in enumerate(records[:10]):
+        (tmp_path / "folder" / f"{n:02d}.json").write_text(json.dumps(record), encoding="utf-8")
+    (tmp_path / "array.json").write_text(json.dumps(records[10:]), encoding="utf-8")
+    for paths in ([tmp_path / "c.jsonl"], [tmp_path / "folder", tmp_path / "array.json"]):
+        papers = icml2026.load(paths)
+        for fmt in ("bibtex", "csl-json", "ris", "jsonl", "json"):
+            out = tmp_path / f"out.{fmt}"
+            data = [arg for path in paths for arg in ("--data", str(path))]
+            assert main(["export", "-f", fmt, "--key-style", "pmlr", *data, "-o", str(out)]) == 0
+            assert out.read_text(encoding="utf-8") == icml2026.export(papers, fmt, key_style="pmlr"), (paths, fmt)
+
+
+def _write_jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_streamed_export_with_a_bad_record_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    records = many_records(30)
+    records[25]["citation_key"] = records[3]["citation_key"]
+    records[27]["pages"] = {"first": 9, "last": 1}
+    source = _write_jsonl(tmp_path / "c.jsonl", records)
+    out = tmp_path / "out.bib"
+    out.write_text("previous\n", encoding="utf-8")
+    assert main(["export", "--data", str(source), "-o", str(out)]) == 1
+    assert out.read_text(encoding="utf-8") == "previous\n" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "c.jsonl", "out.bib"]
+    assert main(["export", "--data", str(source)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [(
+        f"icml2026: error: {source}:26: pmlr-v306-r25: /citation_key: {records[3]['citation_key']!r} is already used "
+        f"by pmlr-v306-r3 ({source}:4) (and 1 more; run 'icml2026 validate')")] * 2
+
+
+def test_stream_reports_skipped_papers_and_closes_an_empty_array(tmp_path: Path) -> None:
+    from icml2026.exporters import iter_export
+    from icml2026.store import stream_papers
+
+    record = base()
+    record["status"] = {"state": "incomplete", "missing": ["pages"]}
+    record.pop("pages")
+    record["provenance"].pop("/pages")
+    source = _write_jsonl(tmp_path / "one.jsonl", [record])
+    skipped: list[str] = []
+    stream = stream_papers([source])
+    assert stream is not None
+    assert "".join(iter_export(stream, "csl-json", on_skip=skipped.append)) == "[]\n"
+    assert skipped == ["warning: skipped zhao2026benchmarking in csl-json: incomplete record (missing pages)"]
+    assert "".join(iter_export(stream_papers([source]), "jsonl")).count("\n") == 1  # type: ignore[arg-type]
+
+
+# -- the fast paths agree with the slow ones ------------------------------------------------
+
+def _old_brace_problems(text: str) -> list[str]:
+    """The per-character loop the validator used before: the oracle for the C-speed one."""
+    from icml2026 import markup
+
+    try:
+        segments = markup.parse(text)
+    except markup.MarkupError as exc:
+        return [str(exc)]
+    depth = 0
+    for seg in segments:
+        for ch in seg.value:
+            depth += (ch == "{") - (ch == "}")
+            if depth < 0:
+                return ["unbalanced braces: '}' without '{'"]
+    return [f"unbalanced braces: {depth} '{{' not closed"] if depth else []
+
+
+
+MARKUP_TEXT = st.text(alphabet=st.sampled_from("ab {}$*\\%"), max_size=40)
+ANY_TEXT = st.text(alphabet=st.characters(codec=None, exclude_categories=()), max_size=30)
+
+
+@settings(max_examples=400, deadline=None)
+@given(MARKUP_TEXT)
+def test_brace_check_agrees_with_the_per_character_loop(text: str) -> None:
+    from icml2026.validation import markup_problems
+
+    assert list(markup_problems(text)) == _old_brace_problems(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(ANY_TEXT, max_size=4), st.booleans())
+def test_clean_json_text_means_no_string_problem(values: list[str], ascii_only: bool) -> None:
+    """The C-speed check on a record's JSON text may say "look closer", never "clean" wrongly."""
+    from icml2026.validation import json_text_is_clean, string_problems
+
+    data = {"k": values, "v": {"w": "".join(values)}}
+    text = json.dumps(data, ensure_ascii=ascii_only)
+    if json_text_is_clean(text):
+        assert list(string_problems(json.loads(text))) == []

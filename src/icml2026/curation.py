@@ -180,9 +180,9 @@ def curate_title(rec: dict[str, Any]) -> list[Finding]:
     if _FINAL_STOP.search(rec["title"]):
         edit_title(rec, len(rec["title"]) - 1, len(rec["title"]), "")
         repaired("title: final full stop", "the final full stop was removed")
-    match = _DOUBLE_QUOTED.search(rec["title"])
-    if match:
-        edit_title(rec, match.start(), match.start() + 1, "“")
+    quoted = _DOUBLE_QUOTED.search(rec["title"])
+    if quoted:
+        edit_title(rec, quoted.start(), quoted.start() + 1, "“")
         repaired("title: '' quotes", "the opening quotation mark, written '' in the source, is “")
     joined = next((word for word in MISSING_SPACE if word in rec["title"]), None)
     if joined:

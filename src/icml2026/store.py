@@ -2,63 +2,42 @@
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import dataclasses
 import errno
 import json
 import os
 import stat
 import tempfile
-from importlib import resources
+from array import array
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from .collection import PaperCollection
 from .errors import DataError, OutputError, Terminated
 from .model import Paper, Proceedings
+from .recordfiles import (  # noqa: F401  (data_dir, schema_dir, read_json: this module's API too)
+    LoadedRecord,
+    Problem,
+    RecordReader,
+    data_dir,
+    is_proceedings_record,
+    parse_json,
+    read_json,
+    read_records,
+    read_text,
+    record_files,
+    schema_dir,
+)
 
 PACKAGE_DATA = "data"
-
-
-def data_dir() -> Path:
-    """The folder of packaged records (``papers.jsonl``, ``index.tsv`` and ``proceedings/``)."""
-    return Path(str(resources.files("icml2026") / PACKAGE_DATA))
 
 
 def packaged_papers() -> Path:
     """All packaged paper records, one JSON object a line (see README: "Packaged format")."""
     return data_dir() / "papers.jsonl"
-
-
-def schema_dir() -> Path:
-    """The JSON Schemas: inside the wheel, or ``schema/`` of a source checkout."""
-    packaged = Path(str(resources.files("icml2026") / "schema"))
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "schema"
-
-
-def read_text(path: Path) -> str:
-    """A UTF-8 file's text; failures become a :class:`DataError` naming the file."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"{path}: not valid UTF-8 (byte {exc.start})") from None
-
-
-def parse_json(text: str, where: str | Path) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{where}: invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
-
-
-def read_json(path: Path) -> Any:
-    """Parse one JSON file; any failure becomes a :class:`DataError` naming the file."""
-    return parse_json(read_text(path), path)
 
 
 def load_proceedings(folder: Path | None = None) -> dict[str, Proceedings]:
@@ -74,35 +53,24 @@ def load_proceedings(folder: Path | None = None) -> dict[str, Proceedings]:
     return found
 
 
-def record_files(paths: Iterable[Path]) -> Iterator[Path]:
-    """Expand folders into their ``*.json``/``*.jsonl`` files and those of a
-    ``proceedings/`` subfolder (where ``icml2026 import -o DIR`` puts them), sorted."""
-    for path in paths:
-        if path.is_dir():
-            for folder in (path, path / "proceedings"):
-                yield from sorted(p for p in folder.glob("*.json*") if p.suffix in (".json", ".jsonl"))
-        else:
-            yield path
-
-
-PAPER_ONLY_FIELDS = frozenset({"proceedings", "status", "title", "authors", "abstract", "pages", "citation_key"})
-
-
-def is_proceedings_record(data: Any) -> bool:
-    """A record with none of a paper's own fields (papers always name their proceedings)."""
-    return isinstance(data, dict) and PAPER_ONLY_FIELDS.isdisjoint(data)
-
-
 def paper_from_json(data: Any, proceedings: dict[str, Proceedings], where: str) -> Paper:
     if not isinstance(data, dict):
         raise DataError(f"{where}: a paper record must be a JSON object")
-    proc = proceedings.get(data.get("proceedings", ""))
+    ref = data.get("proceedings")
+    proc = proceedings.get(ref) if isinstance(ref, str) else None
     if proc is None:
         raise DataError(f"{where}: unknown proceedings {data.get('proceedings')!r}")
     try:
         return Paper.from_dict(data, proc)
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise DataError(f"{where}: not a valid paper record ({exc!r}); run 'icml2026 validate'") from None
+
+
+def proceedings_from_json(data: Any, where: str) -> Proceedings:
+    try:
+        return Proceedings.from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DataError(f"{where}: not a proceedings record ({exc!r}); run 'icml2026 validate'") from None
 
 
 def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: bool = True,
@@ -111,9 +79,11 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
 
     Packaged data was validated against the schema when it was built and by the
     test suite, so it is not re-validated (start-up time).  Records from *paths*
-    are validated first, unless *validate* is false: a malformed record raises a
-    :class:`DataError` naming file, record, field and problem, instead of
-    failing later inside an exporter.
+    are read, validated (unless *validate* is false) and converted one at a time:
+    a malformed record raises a :class:`DataError` naming file, record, field and
+    problem (and how many more there are), instead of failing later inside an
+    exporter.  A proceedings record applies to every paper that names it, also to
+    papers read before it.
 
     The packaged papers come with the user's corrections layer applied, if
     there is one (``icml2026 update``; :mod:`icml2026.update.layer`), unless
@@ -122,21 +92,161 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
     proceedings = load_proceedings()
     if paths is None:
         return _with_corrections(_load_packaged(proceedings), corrections)
-    targets = [Path(p) for p in paths]
-    if validate:
-        raise_on_problems(targets)
-    found = [(where, item) for path in record_files(targets) for where, item in read_records(path)]
-    for where, item in found:  # proceedings first: papers refer to them
-        if is_proceedings_record(item):
-            try:
-                proc = Proceedings.from_dict(item)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise DataError(f"{where}: not a proceedings record ({exc!r}); run 'icml2026 validate'") from None
-            proceedings[proc.id] = proc
-    papers = [paper_from_json(item, proceedings, where) for where, item in found
-              if not is_proceedings_record(item)]
-    return PaperCollection(papers)
+    return PaperCollection(_read_papers(list(paths), proceedings, validate))
 
+
+def _read_papers(paths: list[str | os.PathLike[str]], proceedings: dict[str, Proceedings],
+                 validate: bool) -> list[Paper]:
+    checker = _checker() if validate else None
+    problems = _Problems()
+    papers: list[Paper | LoadedRecord] = []  # a LoadedRecord waits for its proceedings
+    for item in read_records(paths):
+        if not problems.note(_problems_of(item, checker)) or problems.count:
+            continue  # after a problem, only count the others (one line says how many)
+        assert isinstance(item, LoadedRecord)
+        if item.is_proceedings:
+            proc = proceedings_from_json(item.data, item.file)
+            proceedings[proc.id] = proc
+        elif isinstance(item.data, dict) and str(item.data.get("proceedings")) in proceedings:
+            papers.append(paper_from_json(item.data, proceedings, item.file))
+        else:
+            papers.append(LoadedRecord(item.file, item.data))
+    if checker is not None:
+        problems.note(checker.finish())
+    problems.raise_if_any()
+    return [_bound(paper, proceedings) for paper in papers]
+
+
+def _bound(paper: Paper | LoadedRecord, proceedings: dict[str, Proceedings]) -> Paper:
+    """*paper* with the last proceedings record of its id (one may come after the paper)."""
+    if isinstance(paper, LoadedRecord):
+        return paper_from_json(paper.data, proceedings, paper.file)
+    final = proceedings[paper.proceedings.id]
+    return paper if final is paper.proceedings else dataclasses.replace(paper, proceedings=final)
+
+
+def stream_papers(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Paper] | None:
+    """The papers of *paths* in collection order (citation key, then id), for an export
+    that streams in flat memory.
+
+    A first pass validates every record and raises a :class:`DataError` as
+    :func:`load` does, before anything is written; it keeps the keys that must be
+    unique, the proceedings records and where each paper is.  The papers are then
+    read again and converted one at a time, in order (by seeking when the files are
+    not in that order already).  None when a path is not a regular file (a pipe
+    cannot be read twice): use :func:`load`.
+    """
+    targets = list(paths)
+    if any(isinstance(item, Path) and not item.is_file() for item in record_files(targets)):
+        return None
+    proceedings = load_proceedings()
+    checker = _checker()
+    problems = _Problems()
+    plan = _Plan()
+    for item in read_records(targets):
+        if problems.note(_problems_of(item, checker)) and not problems.count:
+            assert isinstance(item, LoadedRecord)
+            if item.is_proceedings:
+                proc = proceedings_from_json(item.data, item.file)
+                proceedings[proc.id] = proc
+            else:
+                plan.add(item)
+    problems.note(checker.finish())
+    problems.raise_if_any()
+    return plan.papers(targets, proceedings)
+
+
+class _Plan:
+    """Where each paper is and its place in collection order: ``(label, id, n)`` and two
+    arrays of positions (the strings are those the key check keeps anyway)."""
+
+    def __init__(self) -> None:
+        self.order: list[tuple[str, str, int]] = []
+        self.sources: list[tuple[int, str]] = []  # (first n, path) of each file
+        self.offsets = array("q")
+        self.lines = array("q")  # JSON Lines line number, array index, or -1
+        self.in_order = True
+
+    def add(self, record: LoadedRecord) -> None:
+        data, n = record.data, len(self.order)
+        key = (data.get("citation_key") or data["id"], data["id"], n)
+        self.in_order = self.in_order and (not self.order or self.order[-1] <= key)
+        self.order.append(key)
+        if not self.sources or self.sources[-1][1] != record.source:
+            self.sources.append((n, record.source))
+        self.offsets.append(record.offset)
+        line = record.file.rpartition(":")[2] if record.source.endswith(".jsonl") else str(record.offset)
+        self.lines.append(int(line))
+
+    def papers(self, targets: list[str | os.PathLike[str]], proceedings: dict[str, Proceedings]) -> Iterator[Paper]:
+        if self.in_order:  # one sequential read, as the files are
+            yield from _converted(targets, proceedings)
+            return
+        self.order.sort()
+        starts = [start for start, _ in self.sources]
+        with RecordReader() as reader:
+            for _, _, n in self.order:
+                source = self.sources[bisect.bisect_right(starts, n) - 1][1]
+                offset, line = self.offsets[n], self.lines[n]
+                where = f"{source}:{line}" if source.endswith(".jsonl") else (
+                    f"{source}[{line}]" if line >= 0 else source)
+                item = reader.read(source, offset, where)
+                if isinstance(item, Problem):
+                    raise DataError(f"{item} (it changed while being read)")
+                yield paper_from_json(item.data, proceedings, item.file)
+
+
+def _converted(targets: list[str | os.PathLike[str]], proceedings: dict[str, Proceedings]) -> Iterator[Paper]:
+    for item in read_records(targets):
+        if isinstance(item, Problem):
+            raise DataError(f"{item} (it changed while being read)")
+        if not item.is_proceedings:
+            yield paper_from_json(item.data, proceedings, item.file)
+
+
+def _checker() -> Any:
+    from .validation import Checker  # jsonschema: only for data from elsewhere
+
+    return Checker()
+
+
+def _problems_of(item: LoadedRecord | Problem, checker: Any) -> list[Problem]:
+    if isinstance(item, Problem):
+        if checker is None:
+            raise DataError(str(item))
+        return [item]
+    return checker.check(item) if checker is not None else []
+
+
+class _Problems:
+    """The first problem and how many there are: a one-line error, in flat memory."""
+
+    def __init__(self) -> None:
+        self.first: Problem | None = None
+        self.count = 0
+
+    def note(self, found: Iterable[Problem]) -> bool:
+        """Count *found*; True when it was empty."""
+        before = self.count
+        for problem in found:
+            self.first = self.first or problem
+            self.count += 1
+        return self.count == before
+
+    def raise_if_any(self) -> None:
+        if self.first is not None:
+            more = f" (and {self.count - 1} more; run 'icml2026 validate')" if self.count > 1 else ""
+            raise DataError(f"{self.first}{more}")
+
+
+def raise_on_problems(targets: Iterable[str | os.PathLike[str]]) -> None:
+    """Raise a :class:`DataError` (first problem, and how many more) unless every
+    record under *targets* is valid."""
+    from .validation import iter_problems
+
+    problems = _Problems()
+    problems.note(iter_problems(list(targets)))
+    problems.raise_if_any()
 
 def _with_corrections(papers: PaperCollection, corrections: bool | None = None) -> PaperCollection:
     """The packaged *papers* with the user's corrections layer ('icml2026 update') applied."""
@@ -171,8 +281,8 @@ def load_keys(keys: Iterable[str]) -> PaperCollection | None:
         at = index.find(b"\n" + key.encode("utf-8") + b"\t")
         if at < 0:
             return None
-        _, offset, size = index[at + 1:index.index(b"\n", at + 1)].split(b"\t")
-        spans.append((int(offset), int(size)))
+        _, start, length = index[at + 1:index.index(b"\n", at + 1)].split(b"\t")
+        spans.append((int(start), int(length)))
     proceedings = load_proceedings()
     papers = []
     with packaged_papers().open("rb") as handle:
@@ -233,29 +343,6 @@ def _index_keys(query: str) -> set[str]:
         return set()
     index = b"\n" + (data_dir() / "index.tsv").read_bytes()
     return {key for key, _ in identifier_candidates(query) if index.find(b"\n" + key.encode("utf-8") + b"\t") >= 0}
-
-
-def raise_on_problems(targets: list[Path]) -> None:
-    from .validation import validate_paths  # jsonschema: only for data from elsewhere
-
-    problems = validate_paths(targets)
-    if problems:
-        more = f" (and {len(problems) - 1} more; run 'icml2026 validate')" if len(problems) > 1 else ""
-        raise DataError(f"{problems[0]}{more}")
-
-
-def read_records(path: Path) -> Iterator[tuple[str, Any]]:
-    """(location, record) pairs of a ``.json`` file (object or array) or a ``.jsonl`` file."""
-    if path.suffix == ".jsonl":
-        for lineno, line in enumerate(read_text(path).splitlines(), 1):
-            if line.strip():
-                yield f"{path}:{lineno}", parse_json(line, f"{path}:{lineno}")
-        return
-    data = read_json(path)
-    if isinstance(data, list):
-        yield from ((f"{path}[{n}]", item) for n, item in enumerate(data))
-    else:
-        yield str(path), data
 
 
 def dumps_record(record: dict[str, Any]) -> str:

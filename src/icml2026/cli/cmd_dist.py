@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "dist", help="regenerate (or --check) the prebuilt exports in dist-data/",
         description="Render every prebuilt file of dist-data/ from the packaged records: BibTeX, "

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from typing import Any
 
 from ..exporters import FORMATS
+from ..model import Paper
 from ._common import add_output_option, add_selection_options, emit, select_papers, warn
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     formats = "\n".join(f"  {f.name:<10} {f.description}" for f in FORMATS.values())
     parser = sub.add_parser(
         "export", help="export papers as BibTeX, BibLaTeX, CSL-JSON, RIS, citations or JSON",
@@ -32,8 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     cite.add_argument("--output-format", choices=("text", "html", "markdown"), default="text",
                       help="rendering of formatted citations (default: text)")
     cite.add_argument("--in-text", action="store_true",
-                      help="print in-text citations instead of the bibliography")
-    cite.add_argument("--locale", default="en-US", help="CSL locale (default: en-US)")
+                      help="print the in-text citation of each paper instead of the bibliography; "
+                      "the selected papers are one document, disambiguated together (2026a, 2026b)")
+    cite.add_argument("--locale", default=None,
+                      help="force a CSL locale (default: the style's default-locale, else en-US)")
     parser.set_defaults(run=run)
 
 
@@ -41,7 +46,9 @@ def run(args: argparse.Namespace) -> int:
     from ..exporters import get_format, iter_export
 
     get_format(args.format)  # fail before loading anything
-    papers = select_papers(args)
+    papers: Any = _streamed(args)
+    if papers is None:
+        papers = select_papers(args)
     options = {
         "key_style": args.key_style,
         "abstract": args.abstract,
@@ -52,3 +59,13 @@ def run(args: argparse.Namespace) -> int:
     }
     emit(iter_export(papers, args.format, on_skip=warn, **options), args.output)
     return 0
+
+
+def _streamed(args: argparse.Namespace) -> Iterator[Paper] | None:
+    """``--data`` with no other selection: validated, then converted and written one
+    record at a time (flat memory for a file of any size); else None."""
+    if not args.data or args.keys is not None or args.query or args.author:
+        return None
+    from ..store import stream_papers
+
+    return stream_papers(args.data)

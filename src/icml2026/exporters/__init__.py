@@ -2,15 +2,21 @@
 
 A renderer is ``render(papers: Sequence[Paper], **options) -> Iterator[str]``:
 it yields chunks, so ``-o FILE`` can stream, and ``"".join`` gives the text.
-Formats marked ``citable`` need title, authors and pages: incomplete papers are
-skipped and reported through *on_skip* (the CLI prints one line per paper).
+Formats marked ``citable`` need title, authors, pages and the proceedings' booktitle
+and year: incomplete papers are skipped and reported through *on_skip* (the CLI
+prints one line per paper).
+
+*papers* may be a collection or list, or any iterable without a length (a
+generator, ``store.stream_papers``): then it is exported as a stream, one paper
+in memory at a time, and skipped papers are reported as they are met.
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 from ..errors import UsageError
 from ..model import Paper
@@ -53,7 +59,8 @@ def get_format(name: str) -> Format:
 def renderer(fmt: Format) -> Callable[..., Iterator[str]]:
     module_name, _, func = fmt.target.partition(":")
     module = importlib.import_module(module_name, __name__)
-    return getattr(module, func)
+    render: Callable[..., Iterator[str]] = getattr(module, func)
+    return render
 
 
 def as_papers(papers: Any) -> list[Paper]:
@@ -66,24 +73,88 @@ def split_exportable(papers: Iterable[Paper], fmt: Format) -> tuple[list[Paper],
     """(papers to write, incomplete papers skipped) for *fmt*."""
     if not fmt.citable:
         return list(papers), []
-    ok, skipped = [], []
+    ok: list[Paper] = []
+    skipped: list[Paper] = []
     for paper in papers:
-        (ok if paper.is_complete else skipped).append(paper)
+        (ok if citable(paper) else skipped).append(paper)
     return ok, skipped
 
 
 def skip_message(paper: Paper, fmt: Format) -> str:
-    missing = ", ".join(paper.missing) or "required fields"
+    missing = ", ".join(missing_for_citation(paper)) or "required fields"
     return f"warning: skipped {paper.label} in {fmt.name}: incomplete record (missing {missing})"
+
+
+def citable(paper: Paper) -> bool:
+    """Marked complete, and the data has what every citation needs: a title, authors,
+    pages and the proceedings' booktitle and year.  Decided from the data, so a record
+    read without validation (or whose proceedings lack a year) is skipped, never
+    written half ("None" for a year)."""
+    proc = paper.proceedings
+    return (paper.is_complete and paper.title is not None and bool(paper.authors) and paper.pages is not None
+            and proc.booktitle is not None and proc.year is not None)
+
+
+def missing_for_citation(paper: Paper) -> list[str]:
+    """What *paper* lacks for a citation: its ``missing`` list, then what the data shows."""
+    found = list(paper.missing)
+    absent = [("title", paper.title is None), ("authors", not paper.authors), ("pages", paper.pages is None),
+              ("booktitle", paper.proceedings.booktitle is None), ("year", paper.proceedings.year is None)]
+    found += [name for name, gone in absent if gone and name not in found]
+    return found
 
 
 def iter_export(papers: Any, fmt: str, *, on_skip: Callable[[str], None] | None = None,
                 **options: Any) -> Iterator[str]:
     """Chunks of *papers* rendered as *fmt*; skipped papers are reported to *on_skip*."""
     spec = get_format(fmt)
+    if not isinstance(papers, (Paper, Sized)):
+        stream = PaperStream(papers, spec, on_skip)
+        return _after_first_chunk(renderer(spec)(stream, **options), stream.report_now)
     ok, skipped = split_exportable(as_papers(papers), spec)
     chunks = renderer(spec)(ok, **options)
     return _after_first_chunk(chunks, lambda: _report_skipped(skipped, spec, on_skip))
+
+
+class PaperStream:
+    """Papers read once, for a renderer that iterates them once: the exportable ones of
+    *papers*, the others reported.  ``bool()`` says whether there is any (renderers
+    close a JSON array with it), peeking at one paper if none was produced yet.
+
+    Skips met before the first chunk exists are held back, so a bad option (an
+    unknown style) fails before any warning, as for a list.
+    """
+
+    def __init__(self, papers: Iterable[Paper], spec: Format, on_skip: Callable[[str], None] | None) -> None:
+        self._papers = iter(papers)
+        self._spec = spec
+        self._on_skip = on_skip
+        self._held: list[Paper] | None = []  # skips not reported yet; None: report at once
+        self._head: list[Paper] = []
+        self._any = False
+
+    def __iter__(self) -> Iterator[Paper]:
+        while self._head or self._fill():
+            self._any = True
+            yield self._head.pop()
+
+    def __bool__(self) -> bool:
+        return self._any or bool(self._head) or self._fill()
+
+    def _fill(self) -> bool:
+        for paper in self._papers:
+            if not self._spec.citable or citable(paper):
+                self._head.append(paper)
+                return True
+            if self._held is None:
+                _report_skipped([paper], self._spec, self._on_skip)
+            else:
+                self._held.append(paper)
+        return False
+
+    def report_now(self) -> None:
+        held, self._held = self._held or [], None
+        _report_skipped(held, self._spec, self._on_skip)
 
 
 def _after_first_chunk(chunks: Iterator[str], then: Callable[[], None]) -> Iterator[str]:

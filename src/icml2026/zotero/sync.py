@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
+from ..exporters import citable, missing_for_citation
 from ..model import Paper
 from . import mapping
 from .client import (
@@ -246,8 +247,8 @@ class _Engine:
     def run(self) -> None:
         todo: dict[str, Paper] = {}
         for paper in self.papers:
-            if not paper.is_complete:
-                missing = ", ".join(paper.missing) or "fields"
+            if not citable(paper):  # never an item with the year "None"
+                missing = ", ".join(missing_for_citation(paper)) or "fields"
                 self.record(paper, "skipped", detail=f"incomplete record (missing {missing})")
             else:
                 todo[paper.id] = paper
