@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import icml2026
 from icml2026 import markup
 from icml2026.exporters.citeproc_fixes import MARKER_RANGE, M, csl_markup_to_markers
-from icml2026.exporters.csl import WORD_JOINER, rich_text, to_csl, whole_words
+from icml2026.exporters.csl import WORD_JOINER, _marked_rich_text, _plain_rich_text, rich_text, to_csl, whole_words
+from icml2026.exporters.plain import plain_text
 from icml2026.model import Person, Proceedings
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "csl-data.schema.json").read_text(encoding="utf-8"))
@@ -52,10 +53,11 @@ def test_schema_rejects_what_we_must_not_write(complete: list[icml2026.Paper]) -
     assert schema_errors([{**item, "author": [{"family": "X", "ORCID": "0"}]}])
 
 
-def test_cli_writes_valid_csl_json(tmp_path: Path) -> None:
+def test_cli_writes_valid_csl_json(complete: list[icml2026.Paper], tmp_path: Path) -> None:
     out = tmp_path / "refs.json"
-    subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "csl-json", "-o", str(out)],
-                   check=True, capture_output=True)
+    keys = ",".join(p.citation_key or p.id for p in complete)
+    subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "csl-json", "--keys", keys,
+                    "-o", str(out)], check=True, capture_output=True)
     items = json.loads(out.read_text(encoding="utf-8"))
     assert len(items) == 18 and schema_errors(items) == []
 
@@ -195,3 +197,31 @@ def test_literal_markup_in_data_stays_text() -> None:
     assert not any(italic or nocase for _, italic, nocase in chars)
     # `&` stays a bare ampersand: CSL-JSON has no entity decoding (citeproc-js prints "&amp;" verbatim)
     assert "& <script>" in rich_text(markup.escape(title))
+
+
+PLAIN = st.text(alphabet="aZ9 -é’.:&>", min_size=0, max_size=30)
+RANGES = st.lists(st.tuples(st.integers(0, 32), st.integers(0, 32)), max_size=5)
+
+
+@settings(max_examples=500, deadline=None)
+@given(PLAIN, RANGES)
+def test_plain_titles_take_the_fast_path_to_the_same_text(title: str, ranges: list[tuple[int, int]]) -> None:
+    """Titles without markup are sliced, not walked per character: same output, any ranges."""
+    assert _plain_rich_text(title, ranges) == _marked_rich_text(title, ranges)
+
+
+def test_abstract_is_plain_text(complete: list[icml2026.Paper]) -> None:
+    """CSL's `abstract` is not rich text: no <i>/<span> and no `$…$` where Unicode has the math."""
+    abstracts = [to_csl(p)["abstract"] for p in complete if p.abstract]
+    text = "\n".join(abstracts)
+    assert "NC→LP" in text and "O(|μ − α|²)" in text and "OpenDeception" in text
+    assert "<span" not in text and "<i>" not in text and "$\\to$" not in text
+    for paper in complete:
+        if paper.abstract:
+            assert to_csl(paper)["abstract"] == plain_text(paper.abstract)
+
+
+def test_title_keeps_rich_text(complete: list[icml2026.Paper]) -> None:
+    """…while the title stays CSL rich text (nocase spans), which processors and Zotero read."""
+    titles = [to_csl(p)["title"] for p in complete]
+    assert any('<span class="nocase">' in t for t in titles)

@@ -156,3 +156,20 @@ def test_zotero_skips_a_paper_whose_proceedings_have_no_year(server: Any, papers
     assert report.counts["skipped"] == 2 and report.counts["create"] == len(papers) - 2
     items = server.regular_items(user_library(server))
     assert len(items) == len(papers) - 2 and all('"None"' not in json.dumps(item) for item in items)
+
+
+def test_an_empty_list_and_its_provenance_leave_together(tmp_path) -> None:
+    """``"alias_keys": []`` with provenance validates; what we write of it must validate too."""
+    import json
+
+    from icml2026.store import dumps_record, load_keys
+    from icml2026.validation import validate_paths
+
+    record = load_keys(["zhao2026benchmarking"])[0].to_dict()  # type: ignore[index]
+    record["alias_keys"] = []
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps(record), encoding="utf-8")
+    assert validate_paths([source]) == []
+    out = tmp_path / "out.json"
+    out.write_text(dumps_record(icml2026.load([source])[0].to_dict()), encoding="utf-8")
+    assert validate_paths([out]) == []

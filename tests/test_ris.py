@@ -1,17 +1,30 @@
-"""RIS export, read back with an independent reader (PyPI ``rispy``)."""
+"""RIS export, read back by two independent readers: PyPI ``rispy`` and citation-js.
+
+citation-js (npm ``@citation-js/core`` + ``@citation-js/plugin-ris``, test-only,
+``tests/citation_js``; ``npm ci --prefix tests/citation_js``) maps RIS tags to
+CSL variables per type, as reference managers do: it is the reader that tells
+whether the proceedings title, series, editors and pages arrive where they belong.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
 import icml2026
-from icml2026 import markup
+from icml2026.exporters.plain import plain_text
 from icml2026.exporters.ris import ris_name
 from icml2026.model import Person, Proceedings
 
 rispy = pytest.importorskip("rispy")
+
+CITATION_JS = Path(__file__).parent / "citation_js"
 
 
 @pytest.fixture(scope="module")
@@ -27,8 +40,8 @@ def expected_fields(paper: icml2026.Paper) -> dict:
     """What an RIS reader must find for *paper*, in rispy's field names."""
     proc = paper.proceedings
     fields = {
-        "type_of_reference": "CPAPER",
-        "title": markup.to_plain(paper.title),
+        "type_of_reference": "CONF",
+        "title": plain_text(paper.title),
         "authors": [ris_name(a) for a in paper.authors],
         "secondary_authors": [ris_name(e) for e in proc.editors],
         "secondary_title": proc.event_title,
@@ -36,7 +49,7 @@ def expected_fields(paper: icml2026.Paper) -> dict:
         "tertiary_title": proc.series,
         "volume": str(proc.volume),
         "year": str(proc.year),
-        "date": proc.published.replace("-", "/"),
+        "date": f"{proc.year}///",
         "place_published": proc.address,
         "publisher": proc.publisher,
         "start_page": str(paper.pages.first),
@@ -45,7 +58,7 @@ def expected_fields(paper: icml2026.Paper) -> dict:
         "language": paper.language,
     }
     if paper.abstract:
-        fields["abstract"] = markup.to_plain(paper.abstract)
+        fields["abstract"] = plain_text(paper.abstract)
     if paper.identifiers.doi:
         fields["doi"] = paper.identifiers.doi
     return fields
@@ -65,7 +78,7 @@ def test_first_and_last_tags(complete: list[icml2026.Paper]) -> None:
     assert len(records) == 2
     for record in records:
         lines = record.split("\n")
-        assert lines[0] == "TY  - CPAPER" and lines[-1] == "ER  - "
+        assert lines[0] == "TY  - CONF" and lines[-1] == "ER  - "
         assert all(len(line) >= 6 and line[2:6] == "  - " for line in lines)
 
 
@@ -91,11 +104,93 @@ def test_names() -> None:
 def test_imported_proceedings_with_only_the_required_fields(complete: list[icml2026.Paper]) -> None:
     bare = Proceedings(id="imported", booktitle="Proceedings of Something", year=2026)
     entry = parse(icml2026.export([dataclasses.replace(complete[0], proceedings=bare)], "ris"))[0]
-    assert entry["secondary_title"] == entry["custom3"] == "Proceedings of Something"
+    assert entry["custom3"] == "Proceedings of Something"
     assert entry["year"] == "2026" and entry["date"] == "2026///"
-    for absent in ("secondary_authors", "tertiary_title", "volume", "publisher", "place_published"):
+    # no conference name: T2 (the conference, for every reader of CONF) stays out rather than repeat C3
+    for absent in ("secondary_title", "secondary_authors", "tertiary_title", "volume", "publisher",
+                   "place_published"):
         assert absent not in entry
 
 
 def test_deterministic(complete: list[icml2026.Paper]) -> None:
     assert icml2026.export(complete, "ris") == icml2026.export(list(complete), "ris")
+
+
+# -- plain text ------------------------------------------------------------------
+
+def test_abstracts_and_titles_are_plain_text(papers: icml2026.PaperCollection) -> None:
+    """AB and TI carry no markup: readers show it literally (issue: `NC<span…>$\\to$</span>LP`)."""
+    entries = parse(icml2026.export(papers.complete, "ris"))
+    abstracts = {e["title"]: e.get("abstract", "") for e in entries}
+    text = "\n".join(abstracts.values())
+    assert "NC→LP" in text and "$\\to$" not in text
+    assert "O(|μ − α|²)" in text and "\\mu" not in text
+    assert "OpenDeception" in text and "*OpenDeception*" not in text
+    assert not re.search(r"<(i|span)\b", text)
+
+
+def test_math_without_a_unicode_form_keeps_its_latex(complete: list[icml2026.Paper]) -> None:
+    paper = dataclasses.replace(complete[0], title="Bounds in $T^{3/4}$ and $\\binom{k}{2}$ for $\\ell_2$",
+                                title_protect=())
+    entry = parse(icml2026.export([paper], "ris"))[0]
+    assert entry["title"] == "Bounds in $T^{3/4}$ and $\\binom{k}{2}$ for ℓ₂"
+
+
+# -- dates -------------------------------------------------------------------------
+
+def test_the_date_is_the_year_of_publication_only(complete: list[icml2026.Paper]) -> None:
+    """README "Dates": PY and DA say the year and nothing finer (not the publication day 2026/09/29)."""
+    for entry, paper in zip(parse(icml2026.export(complete, "ris")), complete):
+        assert entry["year"] == str(paper.year)
+        assert entry["date"] == f"{paper.year}///"
+
+
+# -- citation-js -------------------------------------------------------------------
+
+def _citation_js_skip() -> str | None:
+    if shutil.which("node") is None:
+        return "node is not installed: the citation-js RIS reader needs Node.js"
+    if not (CITATION_JS / "node_modules" / "@citation-js" / "plugin-ris").is_dir():
+        return "citation-js is not installed: run `npm ci --prefix tests/citation_js`"
+    return None
+
+
+def read_with_citation_js(text: str) -> list[dict]:
+    done = subprocess.run(["node", str(CITATION_JS / "read_ris.js")], input=text, capture_output=True,
+                          text=True, encoding="utf-8", timeout=120, check=True)
+    return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+
+def csl_names(people: tuple[Person, ...]) -> list[dict]:
+    return [{"family": p.family, "given": p.given} for p in people]
+
+
+@pytest.mark.skipif(_citation_js_skip() is not None, reason=_citation_js_skip() or "")
+def test_citation_js_reads_every_field(complete: list[icml2026.Paper]) -> None:
+    """Proceedings title, series, conference, editors, pages, date: all where CSL wants them."""
+    items = read_with_citation_js(icml2026.export(complete, "ris"))
+    assert len(items) == len(complete) == 18
+    for paper, item in zip(complete, items):
+        proc = paper.proceedings
+        expected = {
+            "type": "paper-conference",
+            "title": plain_text(paper.title),
+            "author": csl_names(paper.authors),
+            "editor": csl_names(proc.editors),
+            "container-title": proc.booktitle,
+            "collection-title": proc.series,
+            "event-title": proc.event_title,
+            "event-place": proc.address,
+            "volume": str(proc.volume),
+            "publisher": proc.publisher,
+            "page": f"{paper.pages.first}-{paper.pages.last}",
+            "issued": {"date-parts": [[proc.year]]},
+            "event-date": {"date-parts": [[proc.year]]},  # citation-js reads PY of a CONF as the conference year
+            "URL": paper.links.proceedings,
+            "language": paper.language,
+        }
+        if paper.abstract:
+            expected["abstract"] = plain_text(paper.abstract)
+        if paper.identifiers.doi:
+            expected["DOI"] = paper.identifiers.doi
+        assert item == expected, paper.id

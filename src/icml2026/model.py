@@ -290,7 +290,10 @@ class Paper:
         if self.notes:
             out["notes"] = list(self.notes)
         out["sources"] = {k: self.sources[k].to_dict() for k in sorted(self.sources)}
-        out["provenance"] = {k: self.provenance[k] for k in sorted(self.provenance)}
+        # A field that is written as absent (an empty list) takes its provenance with it, so
+        # that what this writes always validates again.
+        out["provenance"] = {k: self.provenance[k] for k in sorted(self.provenance)
+                             if k.split("/")[1] in out}
         return out
 
     # -- convenience ------------------------------------------------------
