@@ -26,6 +26,10 @@ _dumps_compact = _COMPACT.encode
 
 # -- sorted record dicts ---------------------------------------------------------
 
+# Fields every record has that sort after "provenance" (title and title_protect may be absent).
+_ALWAYS_WRITTEN = frozenset({"schema_version", "sources", "status"})
+
+
 def _person(person: Person) -> dict[str, str]:
     out = {}
     if person.family is not None:
@@ -128,7 +132,10 @@ def sorted_record(paper: Paper, proceedings: Any = None,
     if paper.pages is not None:
         out["pages"] = {"first": paper.pages.first, "last": paper.pages.last}
     out["proceedings"] = paper.proceedings.id if proceedings is None else proceedings
-    out["provenance"] = dict(sorted(paper.provenance.items()))  # keys are unique: sorts by key
+    # keys are unique: sorts by key; a field written as absent takes its provenance along (Paper.to_dict)
+    later = _ALWAYS_WRITTEN | {name for name in ("title", "title_protect") if getattr(paper, name)}
+    out["provenance"] = {k: v for k, v in sorted(paper.provenance.items())
+                         if k.split("/")[1] in out or k.split("/")[1] in later}
     out["schema_version"] = SCHEMA_VERSION
     out["sources"] = _sources(paper.sources, {} if sources_seen is None else sources_seen)
     if paper.missing:
