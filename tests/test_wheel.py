@@ -27,7 +27,9 @@ def test_wheel_contents(wheel: Path) -> None:
     assert "icml2026/py.typed" in names
     assert {"icml2026/schema/paper.schema.json", "icml2026/schema/proceedings.schema.json"} <= names
     assert "icml2026/data/proceedings/pmlr-v306.json" in names
-    assert sum(n.startswith("icml2026/data/papers/") for n in names) == 19
+    assert {f"icml2026/data/{n}" for n in ("papers.jsonl", "index.tsv", "lines.tsv", "search-index.txt",
+                                              "published-keys.tsv")} <= names
+    assert any(n.endswith("licenses/LICENSE") for n in names)
     assert not any(n.startswith(("tests/", "tools/", "shared/")) for n in names)
 
 
@@ -39,5 +41,20 @@ def test_unpacked_wheel_loads_and_validates_alone(wheel: Path, tmp_path: Path) -
                             capture_output=True, text=True, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     count, problems, location = result.stdout.split()
-    assert (count, problems) == ("19", "0")
+    assert (count, problems) == ("6553", "0")
     assert location.startswith(str(tmp_path / "site"))
+
+
+def test_sdist_carries_what_its_own_tests_read(tmp_path: Path) -> None:
+    """The sdist's test suite runs from the sdist: docs, the build's sources, CI scripts."""
+    import tarfile
+
+    pytest.importorskip("hatchling", reason="building the sdist needs hatchling (test extra)")
+    subprocess.run([sys.executable, "-m", "hatchling", "build", "-t", "sdist", "-d", str(tmp_path)],
+                   check=True, cwd=REPO, capture_output=True)
+    (found,) = tmp_path.glob("icml2026-*.tar.gz")
+    names = {n.split("/", 1)[1] for n in tarfile.open(found).getnames() if "/" in n}
+    needed = {"docs/cli.md", "LICENSE", "tools/cli_docs.py", "tools/build_records.py",
+              "tools/sources/corpora/pmlr-v306-facts.bib", "tools/sources/data/seed-papers.json",
+              "tests/conftest.py", "tests/data/csl-data.schema.json", ".ci/run", "schema/paper.schema.json"}
+    assert needed <= names, needed - names
