@@ -12,6 +12,7 @@ import dataclasses
 import re
 import subprocess
 import sys
+import unicodedata
 
 import pytest
 from bibtex_helpers import as_parsed, bibtexparser_entries, people, pybtex_entries
@@ -230,3 +231,88 @@ def test_a_hostile_key_cannot_break_the_entry(complete, fmt):
     (key,) = pybtex_entries(out)
     assert entry["ID"] == key and re.fullmatch(r"[A-Za-z0-9_:.+/-]+", key)
     assert latex.decode(entry["title"]) == paper.title
+
+
+# --------------------------------------------------------------------------- real clients
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_proceedings_names_survive_case_changing_styles(complete, fmt):
+    """biblatex-apa, pandoc and Better BibTeX sentence-case booktitle/series unless braced whole."""
+    from pybtex.bibtex.utils import change_case
+
+    fields = parse_pybtex(icml2026.export(complete[:1], fmt))[complete[0].citation_key].fields
+    names = ("booktitle", "series", "eventtitle") if fmt == "biblatex" else ("booktitle", "series")
+    for name in names:
+        value = fields[name]
+        for mode in ("t", "l", "u"):  # BibTeX's change.case$ (pybtex's implementation)
+            assert change_case(value, mode) == value, (name, mode)
+        assert latex.decode(value) in (complete[0].proceedings.booktitle, complete[0].proceedings.series,
+                                       complete[0].proceedings.event_title)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_arxiv_id_is_eprint_with_eprinttype(complete, fmt):
+    """Zotero's BibTeX import reads an arXiv id only from eprint + eprinttype."""
+    with_arxiv = [p for p in complete if p.identifiers.arxiv]
+    assert with_arxiv
+    entries = {e["ID"]: e for e in parse_bibtexparser(icml2026.export(with_arxiv, fmt))}
+    for paper in with_arxiv:
+        entry = entries[paper.citation_key]
+        assert entry["eprint"] == paper.identifiers.arxiv and entry["eprinttype"] == "arxiv"
+        if fmt == "bibtex":  # the arXiv/natbib convention too (biblatex maps it to eprinttype)
+            assert entry["archiveprefix"] == "arXiv"
+
+
+def test_biblatex_writes_only_fields_of_biblatex_data_model(complete):
+    """openreview and software are not biblatex fields (biber --validate-datamodel warns)."""
+    paper = next(p for p in complete if p.links.code and p.identifiers.openreview)
+    biblatex_fields = set(parse_pybtex(icml2026.export([paper], "biblatex"))[paper.citation_key].fields)
+    assert not biblatex_fields & {"openreview", "software"}
+    assert "url" in biblatex_fields
+    bibtex_fields = parse_pybtex(icml2026.export([paper], "bibtex"))[paper.citation_key].fields
+    assert bibtex_fields["openreview"] == paper.identifiers.openreview
+    assert bibtex_fields["software"] == paper.links.code
+
+
+BEYOND_PDFTEX_SYMBOL = ["\u2011", "\u03b1", "\u03a9", "\u0391", "\u2264", "\u221e", "\u00f0", "\u4e2d",
+                        "\U0001F600", "\u200b", "\u202f", "\u1ec5", "\u2212"]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("char", BEYOND_PDFTEX_SYMBOL)
+def test_no_bare_symbol_beyond_255_and_text_reads_back(complete, fmt, char):
+    """pdfTeX's \\symbol stops at 255 ("Bad character code"): a higher one only inside the idiom."""
+    paper = with_text(complete[0], f"A{char}B {char}", authors=(Person(family=f"X{char}", given=char),))
+    out = icml2026.export([paper], fmt)
+    bare = re.sub(r"\{\\ifdefined\\Umathcode\\symbol\{\d+\}\\else", "", out)
+    assert all(int(n) < 256 for n in re.findall(r"\\symbol\{(\d+)\}", bare))
+    if fmt == "bibtex":
+        assert out.isascii()
+    (entry,) = parse_bibtexparser(out)
+    assert latex.decode(entry["title"]) == markup.escape(f"A{char}B {char}")
+    assert people(pybtex_entries(out)[paper.citation_key].fields["author"], fmt) == list(paper.authors)
+
+
+def test_math_characters_become_math_commands(complete):
+    paper = dataclasses.replace(complete[0], title="Rates $\u03b1 \u2264 \u03b2x$ and $\u4e2d$", title_protect=())
+    for fmt in FORMATS:
+        title = parse_bibtexparser(icml2026.export([paper], fmt))[0]["title"]
+        assert "{$\\alpha \\leq \\beta x$}" in title
+        assert markup.to_text(latex.decode(title)).endswith("and $\u4e2d$")  # no math form: literal text
+
+
+def test_generated_table_is_pylatexencs(complete):
+    """icml2026.latex_table holds pylatexenc's entries (a subset), except the documented override."""
+    from pylatexenc.latexencode import get_builtin_uni2latex_dict
+
+    from icml2026 import latex_table
+
+    builtin = get_builtin_uni2latex_dict()
+    for table in (latex_table.TEXT, latex_table.LOSSY):
+        for cp, value in table.items():
+            assert value == builtin[cp] or (cp == 0x2011 and value == "-"), hex(cp)
+    for cp, value in latex_table.MATH.items():
+        assert builtin[cp] == "\\ensuremath{" + value + "}", hex(cp)
+    for cp in [*latex_table.TEXT, *latex_table.LOSSY]:  # exactly, up to NFC (U+212B is U+00C5)
+        expected = markup.escape(unicodedata.normalize("NFC", chr(cp)))
+        assert unicodedata.normalize("NFC", latex.decode(latex.encode_char(chr(cp)))) == expected, hex(cp)

@@ -4,8 +4,12 @@ and pdflatex + biber (biblatex), and the .bbl files carry our titles and authors
 Besides the 18 shipped records, one extra record is full of hostile strings
 (``}, note = {x``, ``\\input{/etc/passwd}``, a lone ``{``, ``%``…) and a
 second has math and emphasis in its title; both must compile without an
-error and without a warning, and print literally.  Skipped, with the reason,
-when the TeX binaries are not installed.
+error and without a warning, and print literally.  A third is full of
+characters beyond the encoder's own table (Greek, math symbols, U+2011, CJK,
+emoji, stacked accents, a zero-width space); and every entry of the generated
+Unicode table compiles.  biber runs with ``--validate-datamodel``.  Skipped,
+with the reason, when the TeX binaries are not installed.  The whole volume:
+tests/test_volume_tex.py.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import icml2026
-from icml2026 import latex, markup
+from icml2026 import latex, latex_table, markup
 from icml2026.model import Paper, Person
 
 CORPUS = Path(__file__).resolve().parents[1] / "tools" / "sources" / "corpora" / "pmlr-v306-sample-A.bib"
@@ -28,6 +32,15 @@ BINARIES = {"bibtex": ("pdflatex", "bibtex"), "biblatex": ("pdflatex", "biber")}
 # characters our ASCII table maps (the property test covers the rest).
 HOSTILE_TITLE = "Evil }, note = {x \n@misc{evil, \\input{/etc/passwd} { $ \\ 100% & #1 a_b ~ ^ M\u00fcntz \u2013 end"
 HOSTILE_NAME = "N\u2019Guessan }, note = {x"
+# Characters the encoder's own table does not have: pylatexenc's table, math commands, the
+# Unicode-engine idiom.  The ICML template's packages (amsmath, amssymb) plus T1 fonts.
+UNICODE_TITLE = ("Full\u2011spectrum Vision\u2013Language: \u03b1-Nets, \u03a9 and \u0391, x \u2264 y, "
+                 "360\u00b0, \u201cquoted\u201d \u2014 \u4e2d\u6587 \U0001F600 zero\u200bwidth Vi\u1ec7t Nguy\u1ec5n, "
+                 "It\u00f4 and \u00f0, $\\text{DT}^\\text{2}$ and $\u03b1 \u2264 \u03b2$")
+UNICODE_AUTHORS = (Person(family="\u0110or\u0111evi\u0107", given="\u0141ukasz"),
+                   Person(family="W\u0105sik", given="\u1ec4"), Person(family="\u4e2d\u6751", given="\u0391"),
+                   Person(family="Gu\u00f0mundsd\u00f3ttir", given="\u03b1-Bj\u00f6rk"))
+ICML_PREAMBLE = "\\usepackage[T1]{fontenc}\n\\usepackage{amsmath}\n\\usepackage{amssymb}"
 
 NATBIB_DOC = r"""\documentclass{article}
 \usepackage[utf8]{inputenc}
@@ -79,12 +92,14 @@ def run_tex(folder: Path, fmt: str, records: list[Paper], preamble: str = "") ->
     document = NATBIB_DOC if fmt == "bibtex" else BIBLATEX_DOC
     (folder / "doc.tex").write_text(document.replace("%(preamble)s", preamble), encoding="utf-8")
     latex_cmd = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "doc"]
-    backend = ["bibtex", "doc"] if fmt == "bibtex" else ["biber", "--quiet", "doc"]
+    backend = ["bibtex", "doc"] if fmt == "bibtex" else ["biber", "--validate-datamodel", "doc"]
     for cmd in (latex_cmd, backend, latex_cmd, latex_cmd):
-        done = subprocess.run(cmd, cwd=folder, capture_output=True, encoding="utf-8",
+        done = subprocess.run(cmd, check=False, cwd=folder, capture_output=True, encoding="utf-8",
                               errors="replace", timeout=300)
         assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
-    read = lambda name: (folder / name).read_text(encoding="utf-8", errors="replace")  # noqa: E731
+    def read(name: str) -> str:
+        return (folder / name).read_text(encoding="utf-8", errors="replace")
+
     return read("doc.bbl"), read("doc.blg"), read("doc.log")
 
 
@@ -121,9 +136,9 @@ def test_pmlr_corpus_reexport_compiles_cleanly(tmp_path, fmt):
     assert_clean_build(tmp_path, fmt, papers, "\\usepackage[T1]{fontenc}\n\\usepackage{amsmath,amssymb}")
 
 
-def assert_clean_build(folder: Path, fmt: str, records: list[Paper], preamble: str = "") -> None:
-    bbl, blg, log = run_tex(folder, fmt, records, preamble)
-
+def assert_no_problems(fmt: str, blg: str, log: str) -> None:
+    # A log to read (``biber --quiet`` writes an empty .blg: its warnings would go unseen).
+    assert ("This is BibTeX" if fmt == "bibtex" else "This is Biber") in blg
     # BibTeX: "Warning--…", "I was expecting…", "(There were 2 error messages)"; biber: "WARN -"/"ERROR -".
     problem = (r"^Warning--|^I was|^I'm |^---|There (?:was|were) \d+ (?:error|warning)" if fmt == "bibtex"
                else r"\b(?:WARN|ERROR)\b")
@@ -131,6 +146,11 @@ def assert_clean_build(folder: Path, fmt: str, records: list[Paper], preamble: s
     tex_problems = [line for line in log.splitlines()
                     if re.search(r"^!|Warning|Missing character|Undefined", line)]
     assert tex_problems == []
+
+
+def assert_clean_build(folder: Path, fmt: str, records: list[Paper], preamble: str = "") -> None:
+    bbl, blg, log = run_tex(folder, fmt, records, preamble)
+    assert_no_problems(fmt, blg, log)
     assert "(/etc/passwd" not in log  # \input was printed, never executed
 
     items = bbl_items(bbl, fmt)
@@ -157,3 +177,41 @@ def test_hostile_entry_prints_literally_in_natbib(tmp_path, records):
     item = squeeze(latex.decode_plain(bbl_items(bbl, "bibtex")["hostile2026evil"]))
     assert squeeze(HOSTILE_TITLE).casefold() in item.casefold()
     assert squeeze(HOSTILE_NAME) in item and "\\input{/etc/passwd} %" in item
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_unicode_beyond_the_table_compiles_and_reads_back(tmp_path, fmt, papers):
+    """Greek, math symbols, U+2011, CJK, emoji: pdfLaTeX rejected ``{\\symbol{945}}`` ("Bad character code")."""
+    require(fmt)
+    paper = dataclasses.replace(papers.complete[0], id="pmlr-v306-unicode26a", citation_key="unicode2026full",
+                                title=UNICODE_TITLE, title_protect=(), authors=UNICODE_AUTHORS,
+                                abstract="Rate $\u03b1 \u2264 \u03b2$ in \u03bc-law \u2013 \u4e2d.")
+    bbl, blg, log = run_tex(tmp_path, fmt, [paper], ICML_PREAMBLE)
+    assert_no_problems(fmt, blg, log)
+    item = squeeze(latex.decode_plain(re.sub(r"\\bibnamedelim[a-d]\s*", " ", bbl_items(bbl, fmt)[paper.citation_key])))
+    text, _, _math = markup.to_plain(UNICODE_TITLE).partition(" and $\u03b1")
+    assert (text.casefold() if fmt == "bibtex" else text) in (item.casefold() if fmt == "bibtex" else item)
+    assert "$\\alpha \\leq \\beta$" in item  # math characters became math commands
+    for person in UNICODE_AUTHORS:
+        assert person.family in item
+
+
+def test_every_generated_table_entry_compiles(tmp_path):
+    """Each entry of icml2026.latex_table, in the form the encoder writes it, in its own box."""
+    require("bibtex")
+    pieces = {f"text {cp:04X}": latex.encode_char(chr(cp)) for cp in latex_table.TEXT}
+    pieces |= {f"lossy {cp:04X}": latex.encode_char(chr(cp)) for cp in latex_table.LOSSY}
+    pieces |= {f"math {cp:04X}": "$" + latex.math_text(chr(cp)) + "$" for cp in latex_table.MATH}
+    pieces |= {f"utf8 {cp:04X}": chr(cp) for cp in latex._utf8_keep_set()}
+    body = "\n".join(f"\\typeout{{@@ {name}}}\\sbox0{{{piece}}}" for name, piece in pieces.items())
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\n" + ICML_PREAMBLE + "\n\\tracinglostchars=1\n"
+                                      "\\begin{document}\n" + body + "\n\\typeout{@@ end}\n\\end{document}\n",
+                                      encoding="utf-8")
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-draftmode", "-no-shell-escape", "doc"],
+                   check=False, cwd=tmp_path, capture_output=True, timeout=300)
+    log = (tmp_path / "doc.log").read_text(encoding="utf-8", errors="replace")
+    chunks = log.split("@@ ")[1:]
+    assert chunks and chunks[-1].startswith("end")  # TeX got to the end
+    bad = [chunk.partition("\n")[0] for chunk in chunks
+           if re.search(r"^!|Warning|Missing character", chunk.partition("\n")[2], re.MULTILINE)]
+    assert bad == []

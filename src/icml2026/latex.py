@@ -22,18 +22,33 @@ field value.  The rules, in order of importance:
   dash ``---`` in ASCII mode.
 * **ASCII mode** (BibTeX): accented Latin letters become BibTeX "special
   characters" ``{\\"u}``, ``{\\'{\\i}}``, ``{\\c{c}}`` (accents nested in NFD
-  order); a table covers special letters and punctuation (``’`` is
-  ``{\\textquoteright}``, a no-break space ``~``); every other non-ASCII or
-  control character is ``{\\symbol{N}}`` (decimal, so case-changing styles
-  cannot alter it; it typesets under XeLaTeX/LuaLaTeX, and no pure-ASCII form
-  exists for such characters under pdfLaTeX).
-* **UTF-8 mode** (BibLaTeX/biber): text stays Unicode; only control,
-  separator and format characters that could break a line or vanish
-  (categories ``Cc``, ``Cf``, ``Cs``, ``Co``, ``Cn``, ``Zl``, ``Zp`` and non-ASCII ``Zs``) use ``{\\symbol{N}}``.
+  order); a small table covers special letters and punctuation (``’`` is
+  ``{\\textquoteright}``, a no-break space ``~``); then pylatexenc's table
+  (Greek ``{\\ensuremath{\\alpha}}``, math symbols, typographic punctuation,
+  ``{\\dh}``), restricted to the entries pdfLaTeX typesets with T1 fonts,
+  amsmath and amssymb loaded (:mod:`icml2026.latex_table`, generated and
+  checked with real TeX by ``tools/latex_table.py``).
+* **Every other character** is written for every engine at once,
+  :func:`unicode_engine_char`: ``{\\ifdefined\\Umathcode\\symbol{N}\\else\\mbox{…}\\fi}``
+  is the character itself under XeLaTeX/LuaLaTeX and, under pdfLaTeX (whose
+  ``\\symbol`` stops at 255, "Bad character code"), the closest form pylatexenc
+  knows (``Α`` looks like ``A``; U+2011 is ``-`` as in LaTeX's own t1enc.dfu)
+  or else the code point ``U+4E2D`` in typewriter type; invisible characters
+  (``Cc``, ``Cf``) stay invisible.  Decoders read ``\\symbol{N}`` and drop the
+  box, so the text still comes back exactly.
+* **UTF-8 mode** (BibLaTeX/biber): text stays Unicode where pdfLaTeX's UTF-8
+  input typesets it (Latin letters, punctuation: ``UTF8_KEEP_RANGES``); other
+  characters (Greek, math symbols, CJK) and the control, separator and format
+  characters that could break a line or vanish (categories ``Cc``, ``Cf``,
+  ``Cs``, ``Co``, ``Cn``, ``Zl``, ``Zp`` and non-ASCII ``Zs``) are encoded as in
+  ASCII mode.  A letter with stacked accents is the idiom above, because biber
+  would turn its inner accent into a UTF-8 letter that ``\\~`` cannot take.
 * **Math** ``$…$`` is kept verbatim when it is safe (balanced braces both for
   BibTeX and TeX, no unescaped ``%``/``#``/``&``, no ``^^``, none of the file,
-  definition or group-breaking primitives in :data:`UNSAFE_MATH_COMMANDS`, ASCII
-  in ASCII mode); unsafe "math" is written as literal text, dollars included.
+  definition or group-breaking primitives in :data:`UNSAFE_MATH_COMMANDS`);
+  its non-ASCII characters become math commands (``α`` → ``\\alpha``,
+  :func:`math_text`) in both modes; math that is unsafe or has a character
+  without a math form is written as literal text, dollars included.
 * **Emphasis** ``*…*`` is ``\\emph{…}``.  **Case protection** wraps a span in
   braces, doubled (``{{\\&B}}``) when the span starts with a control sequence,
   because BibTeX treats ``{\\…}`` as a special character whose letters it
@@ -51,8 +66,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from . import markup as _markup
 
@@ -123,7 +139,7 @@ ASCII_TABLE = {
 }
 
 # Control words that must never reach TeX from record data, even inside math.
-UNSAFE_MATH_COMMANDS = frozenset("""
+_UNSAFE_WORDS = """
     input include includeonly InputIfFileExists openin openout read readline write immediate
     closein closeout newwrite newread csname endcsname def edef gdef xdef let futurelet
     catcode lccode uccode mathcode newcommand renewcommand providecommand DeclareRobustCommand
@@ -131,7 +147,8 @@ UNSAFE_MATH_COMMANDS = frozenset("""
     end begin bye expandafter afterassignment aftergroup uppercase lowercase makeatletter
     makeatother verb url href bibitem bibliography par newline everypar everymath output
     loop jobname endinput scantokens detokenize directlua ShellEscape pdfprimitive
-""".split())
+"""
+UNSAFE_MATH_COMMANDS = frozenset(_UNSAFE_WORDS.split())
 _CONTROL_WORD = re.compile(r"\\([A-Za-z@]+)")
 
 
@@ -154,13 +171,15 @@ def _encode_char(ch: str, ascii_only: bool) -> str:
         return "~"
     category = unicodedata.category(ch)
     if category in _ESCAPED_CATEGORIES or ch == "\x7f":
-        return f"{{\\symbol{{{ord(ch)}}}}}"
-    if not ascii_only:
+        # Invisible characters stay invisible under pdfLaTeX; a space without a table form is a space.
+        invisible = "~" if category == "Zs" else "" if category in ("Cc", "Cf") else None
+        return _table_char(ch) or unicode_engine_char(ch, invisible)
+    if not ascii_only and _utf8_keeps(ch):
         return ch
-    return ASCII_TABLE.get(ch) or _accented(ch) or f"{{\\symbol{{{ord(ch)}}}}}"
+    return ASCII_TABLE.get(ch) or _accented(ch, ascii_only) or _table_char(ch) or unicode_engine_char(ch)
 
 
-def _accented(ch: str) -> str | None:
+def _accented(ch: str, ascii_only: bool = True) -> str | None:
     """``ü`` → ``{\\"u}``; None when *ch* is not an ASCII letter with known accents."""
     decomposed = unicodedata.normalize("NFD", ch)
     base, marks = decomposed[0], decomposed[1:]
@@ -177,7 +196,79 @@ def _accented(ch: str) -> str | None:
         else:
             command = SYMBOL_ACCENTS.get(mark) or LETTER_ACCENTS[mark]
             inner = f"\\{command}{{{inner}}}"
+    if len(marks) > 1 and not ascii_only:
+        return _stacked_for_biber(ch, base, marks)
     return "{" + inner + "}"
+
+
+def _stacked_for_biber(ch: str, base: str, marks: str) -> str:
+    """A letter with stacked accents for BibLaTeX: the Unicode-engine idiom.
+
+    biber decodes accents into UTF-8 letters and drops a brace: ``\\~{\\^e}`` reaches
+    pdfLaTeX as ``\\~ê``, which it rejects ("Invalid UTF-8 byte").  Doubled braces keep the
+    outer accent's argument, so the pdfLaTeX branch is ``\\~{{\\^e}}`` when the inner letter
+    (``ê``) is one pdfLaTeX's UTF-8 input knows; otherwise it is the code point.
+    """
+    inner = unicodedata.normalize("NFC", base + marks[:-1])
+    outer = marks[-1]
+    if len(inner) != 1 or not _utf8_keeps(inner):
+        return unicode_engine_char(ch)
+    inner_latex = (_accented(inner) or "{?}")[1:-1]
+    command = SYMBOL_ACCENTS.get(outer) or LETTER_ACCENTS[outer]
+    return unicode_engine_char(ch, f"\\{command}{{{{{inner_latex}}}}}")
+
+
+def _table_char(ch: str) -> str | None:
+    """pylatexenc's text-mode form of *ch* that pdfLaTeX typesets (see :mod:`icml2026.latex_table`)."""
+    tables = _tables()
+    value: str | None = tables.TEXT.get(ord(ch))
+    if value is not None:
+        return "{" + value + "}"
+    lossy: str | None = tables.LOSSY.get(ord(ch))
+    return unicode_engine_char(ch, lossy) if lossy is not None else None
+
+
+def unicode_engine_char(ch: str, pdflatex_form: str | None = None) -> str:
+    """*ch* for every TeX engine: the character itself under XeTeX/LuaTeX, *pdflatex_form* under pdfTeX.
+
+    ``{\\ifdefined\\Umathcode\\symbol{N}\\else\\mbox{…}\\fi}``: ``\\Umathcode`` exists only in the
+    Unicode engines, where ``\\symbol{N}`` prints the character; pdfTeX (whose ``\\symbol`` stops
+    at 255: "Bad character code") skips it and typesets the box: the closest pdfLaTeX form, or
+    the code point ``U+XXXX`` in typewriter type when there is none (what pylatexenc's
+    ``unihex`` policy prints).  Decoders read ``\\symbol{N}`` and drop the ``\\mbox``, so the text
+    comes back exactly; BibTeX sees one special character.
+    """
+    if pdflatex_form is None:
+        pdflatex_form = f"\\texttt{{U+{ord(ch):04X}}}"
+    return f"{{\\ifdefined\\Umathcode\\symbol{{{ord(ch)}}}\\else\\mbox{{{pdflatex_form}}}\\fi}}"
+
+
+def math_char(ch: str) -> str | None:
+    """*ch* as math-mode LaTeX (``α`` → ``\\alpha``), or None when pdfLaTeX has no math form for it."""
+    command: str | None = _tables().MATH.get(ord(ch))
+    return command
+
+
+def _utf8_keeps(ch: str) -> bool:
+    """Whether pdfLaTeX's UTF-8 input typesets *ch* as it is (so UTF-8 output may keep it)."""
+    return ord(ch) in _utf8_keep_set()
+
+
+@lru_cache(maxsize=1)
+def _utf8_keep_set() -> frozenset[int]:
+    found: set[int] = set()
+    for item in _tables().UTF8_KEEP_RANGES.split():
+        first, _, last = item.partition("-")
+        found.update(range(int(first, 16), int(last or first, 16) + 1))
+    return frozenset(found)
+
+
+@lru_cache(maxsize=1)
+def _tables() -> Any:
+    """The generated tables, imported on first use: plain ASCII text never needs them."""
+    from . import latex_table
+
+    return latex_table
 
 
 # Characters that could break a line, vanish or upset a reader even in UTF-8 output.
@@ -187,7 +278,7 @@ _ESCAPED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp", "Zs"}
 class Writer:
     """Accumulates LaTeX output, breaking ligatures between consecutive pieces."""
 
-    __slots__ = ("parts", "_last")
+    __slots__ = ("_last", "parts")
 
     def __init__(self) -> None:
         self.parts: list[str] = []
@@ -280,6 +371,30 @@ def math_is_safe(value: str, *, ascii_only: bool) -> bool:
     if bibtex_depth or tex_depth:
         return False
     return not any(m.group(1) in UNSAFE_MATH_COMMANDS for m in _CONTROL_WORD.finditer(value))
+
+
+def math_text(value: str) -> str | None:
+    """Math *value* with each non-ASCII character as a math command (``α ≤ β`` → ``\\alpha \\leq β``).
+
+    None when a character has no math form pdfLaTeX knows: such math is written as text.  Both
+    modes convert: pdfLaTeX's UTF-8 input has no math meaning for ``α`` (an error) or ``×``
+    (``\\texttimes``, a text command).
+    """
+    if value.isascii():
+        return value
+    out = []
+    for n, ch in enumerate(value):
+        if ch.isascii():
+            out.append(ch)
+            continue
+        command = math_char(ch)
+        if command is None:
+            return None
+        # A control word must not run into a following letter (``\\alpha x``, not ``\\alphax``).
+        follows = value[n + 1:n + 2]
+        space = command[-1].isalpha() and follows.isascii() and follows.isalpha()
+        out.append(command + " " if space else command)
+    return "".join(out)
 
 
 # A character of marked-up text with the offset of its first markup character.
@@ -380,8 +495,8 @@ def _write_atoms(out: Writer, run: list[Atom], ascii_only: bool, *, protect_math
     for kind, value, _emph, _offset in run:
         if kind == "text":
             out.text(" " if value == " " else _encode_char(value, ascii_only))
-        elif math_is_safe(value, ascii_only=ascii_only):
-            out.raw("{$" + value + "$}" if protect_math else "$" + value + "$")
+        elif (math := math_text(value)) is not None and math_is_safe(math, ascii_only=ascii_only):
+            out.raw("{$" + math + "$}" if protect_math else "$" + math + "$")
         else:
             out.text("\\$")
             _write_text(out, value, ascii_only)
@@ -398,8 +513,12 @@ _EMPH_DECLARATIONS = frozenset({"em", "it", "bf", "sl", "itshape", "bfseries", "
 def _decoder() -> tuple[Any, Any]:
     """(LatexWalker context, LatexNodes2Text) with the commands our encoder writes."""
     from pylatexenc import latexwalker, macrospec
-    from pylatexenc.latex2text import (LatexNodes2Text, MacroTextSpec, SpecialsTextSpec,
-                                       get_default_latex_context_db)
+    from pylatexenc.latex2text import (
+        LatexNodes2Text,
+        MacroTextSpec,
+        SpecialsTextSpec,
+        get_default_latex_context_db,
+    )
 
     walker_db = latexwalker.get_default_latex_context_db()
     walker_db.add_context_category("icml2026", prepend=True, macros=[
@@ -446,25 +565,32 @@ class _MarkupBuilder:
         self.length = 0
         self.last_space = True
         self.emph = False
+        self.back: dict[int, str] | None = None  # sentinel characters → the text they stand for
 
     def add(self, piece: str) -> None:
         self.parts.append(piece)
         self.length += len(piece)
 
     def text(self, text: str) -> None:
-        for ch in text:
-            if ch in ASCII_SPACE:
-                if self.last_space:
-                    continue
-                self.last_space = True
-                self.add(" ")
-            else:
-                self.last_space = False
-                self.add(_markup.escape(ch))
+        if self.back:
+            text = text.translate(self.back)
+        text = _SPACE_RUN.sub(" ", text)
+        if self.last_space and text.startswith(" "):
+            text = text[1:]
+        if not text:
+            return
+        self.last_space = text[-1] == " "
+        self.add(_MARKUP_SPECIAL.sub(r"\\\g<0>", text))
 
     def math(self, value: str) -> None:
+        if self.back:
+            value = value.translate(self.back)
+        value = normalize_space(value)
+        if not value or _markup.math_end(value + "$", 0) != len(value):
+            self.text("$" + value + "$")  # no markup math can hold it: literal text, nothing lost
+            return
         self.last_space = False
-        self.add("$" + normalize_space(value) + "$")
+        self.add("$" + value + "$")
 
     def toggle_emph(self) -> None:
         self.emph = not self.emph
@@ -488,16 +614,199 @@ def decode(latex: str) -> str:
 
 
 def decode_title(latex: str) -> tuple[str, list[tuple[int, int]]]:
-    """LaTeX title → (markup, ``title_protect`` ranges of its top-level brace groups)."""
+    """LaTeX title → (markup, ``title_protect`` ranges of its top-level brace groups).
+
+    The text of a BibTeX field is decoded exactly, in time linear in its length:
+
+    * ``%`` is a literal percent sign (BibTeX field text has no comments), a
+      ``$`` without a partner is a literal dollar, a ``\\`` ending the field
+      is a literal backslash, ``\\par`` and ``\\newline`` are a space;
+    * text with only the common constructs (plain text, brace groups,
+      ``$…$`` math, accents such as ``\\"u``, ``{\\o}``, ``\\c{c}``, the escaped
+      specials ``\\&``…, ``~``, ``--``/``---``) is read by a small tokenizer
+      whose every command is rendered by pylatexenc's own tables, so both
+      paths give the same text;
+    * anything else goes to pylatexenc, a long field in pieces cut at
+      top-level spaces (pylatexenc's time grows faster than linearly).
+    """
+    text, ranges = _decode_cached(latex)
+    return text, list(ranges)
+
+
+@lru_cache(maxsize=65536)
+def _decode_cached(latex: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    out = _MarkupBuilder()
+    ranges: list[tuple[int, int]] = []
+    if _ACTIVE.search(latex) is None:
+        out.text(latex)  # nothing LaTeX-active: plain text (half of all fields)
+    else:
+        tree = _fast_tree(latex)
+        if tree is not None:
+            _fast_walk(tree, out, ranges, top=True)
+        else:
+            for n, (piece, fast) in enumerate(_pieces(latex)):
+                if n:
+                    out.text(" ")
+                if fast is not None:
+                    _fast_walk(fast, out, ranges, top=True)
+                else:
+                    _slow_decode(piece, out, ranges)
+    text, found = out.result(ranges)
+    return text, tuple(found)
+
+
+# Characters (and pairs) that make a field more than plain text for the decoder.
+_ACTIVE = re.compile(r"[\\{}$~`^_&#]|--|''")
+_MARKUP_SPECIAL = re.compile(r"[\\$*]")
+_BREAK_MACROS = frozenset({"par", "newline", "linebreak"})
+_FAST_TOKEN = re.compile(r"""
+    (?P<chars>[^\\{}$~`'\-]+|'(?!')|-(?!-))
+  | (?P<special>---|--|~)
+  | (?P<open>\{) | (?P<close>\})
+  | \$(?P<math>(?:[^$\\{}]|\\[^\n]|\{(?:[^$\\{}]|\\[^\n])*\})+)\$
+  | (?P<macro>\\[&%$\#_{}]
+      | \\[`'^"~=.](?:\{(?:[A-Za-z]|\\i)\}|[A-Za-z]|\\i(?![^\W\d_])[ \t\r\f\v]*(?:\n[ \t\r\f\v]*)?)
+      | \\[cvuHkrdb](?:\{(?:[A-Za-z]|\\i)\}|(?=[ \t\n\r\f\v])[ \t\r\f\v]*\n?[ \t\r\f\v]*[A-Za-z](?![^\W\d_]))
+      | \\(?:ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|dh|DH)(?![^\W\d_])[ \t\r\f\v]*(?:\n[ \t\r\f\v]*)?)
+  | (?P<backslash>\\\Z)
+  | (?P<dollar>\$)
+""", re.VERBOSE)
+# A node of the fast tokenizer: ("chars"|"macro"|"special"|"math", text) or ("group", children).
+_FastNode = tuple[str, Any]
+
+
+def _fast_tree(latex: str) -> list[_FastNode] | None:
+    """*latex* as nodes, if it uses only the constructs of :data:`_FAST_TOKEN`; else None."""
+    root: list[_FastNode] = []
+    stack = [root]
+    pos = 0
+    for match in _FAST_TOKEN.finditer(latex):
+        if match.start() != pos:
+            return None  # an unsupported construct
+        pos = match.end()
+        kind = match.lastgroup
+        value = match.group(kind or 0)
+        if kind == "open":
+            group: list[_FastNode] = []
+            stack[-1].append(("group", group))
+            stack.append(group)
+        elif kind == "close":
+            if len(stack) == 1:
+                return None
+            stack.pop()
+        elif kind == "math":
+            stack[-1].append(("math", value))
+        elif kind == "macro" or kind == "special":
+            stack[-1].append((kind, _l2t_piece(value.rstrip(ASCII_SPACE))))
+        elif kind == "dollar":
+            if "$" in latex[pos:]:
+                return None  # a math opener this tokenizer does not read
+            stack[-1].append(("chars", "$"))
+        elif kind == "backslash":
+            stack[-1].append(("chars", "\\"))
+        else:
+            stack[-1].append(("chars", value))
+    if pos != len(latex) or len(stack) != 1:
+        return None
+    return root
+
+
+@lru_cache(maxsize=1024)
+def _l2t_piece(latex: str) -> str:
+    """pylatexenc's text for one command or special (``\\"u``, ``{\\o}``, ``--``)."""
+    return str(_decoder()[1].latex_to_text(latex))
+
+
+def _fast_walk(nodes: list[_FastNode], out: _MarkupBuilder, ranges: list[tuple[int, int]],
+               *, top: bool) -> None:
+    """As :func:`_walk` does for the same nodes from pylatexenc."""
+    for kind, value in nodes:
+        if kind == "group":
+            first = value[0] if value else None
+            is_span = top and first is not None and first[0] != "macro" and not (
+                len(value) == 1 and first[0] == "math")
+            start = out.length
+            _fast_walk(value, out, ranges, top=top and not is_span)
+            if is_span and out.length > start:
+                ranges.append((start, out.length))
+        elif kind == "math":
+            out.math(value)
+        else:
+            out.text(value)
+
+
+# Pieces longer than this are cut at top-level spaces before pylatexenc reads them.
+_PIECE_CHARS = 500
+_NO_CUT = re.compile(r"\\begin|\\\[|\\\(|\$\$|\\verb")
+_CUT_TOKEN = re.compile(r"\\[A-Za-z]+[ \t\n\r\f\v]*|\\[^A-Za-z][ \t\n\r\f\v]*|\\\Z|[{}$]|[ \t\n\r\f\v]+")
+
+
+def _pieces(latex: str) -> Iterable[tuple[str, list[_FastNode] | None]]:
+    """*latex* cut at top-level spaces outside math (a long field only), each with its fast tree."""
+    if len(latex) <= _PIECE_CHARS or _NO_CUT.search(latex):
+        yield latex, None
+        return
+    depth, in_math, start = 0, False, 0
+    slow_from: int | None = None  # start of a run of pieces that need pylatexenc
+    for match in _CUT_TOKEN.finditer(latex):
+        token = match.group(0)
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth = max(depth - 1, 0)
+        elif token == "$":
+            in_math = not in_math
+        elif token[0] in ASCII_SPACE and depth == 0 and not in_math:
+            word = latex[start:match.start()]
+            start = match.end()
+            fast = _fast_tree(word) if word else []
+            if fast is None:
+                word_start = match.start() - len(word)
+                if slow_from is not None and word_start - slow_from > _PIECE_CHARS:
+                    yield latex[slow_from:word_start].rstrip(ASCII_SPACE), None  # bounded pieces
+                    slow_from = None
+                slow_from = word_start if slow_from is None else slow_from
+                continue
+            if slow_from is not None:
+                yield latex[slow_from:match.start() - len(word)].rstrip(ASCII_SPACE), None
+                slow_from = None
+            if word:
+                yield word, fast
+    word = latex[start:]
+    fast = _fast_tree(word) if word else []
+    if slow_from is not None:
+        yield latex[slow_from:len(latex) - len(word)].rstrip(ASCII_SPACE), None
+    if fast is None:
+        yield word, None
+    elif word:
+        yield word, fast
+
+
+_SCAN_DOLLAR = re.compile(r"\\.|\$\$|\$", re.DOTALL)
+_UNESCAPED_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+
+
+def _slow_decode(latex: str, out: _MarkupBuilder, ranges: list[tuple[int, int]]) -> None:
+    """Decode *latex* with pylatexenc, literal ``%``, lone ``$`` and final ``\\`` kept."""
     from pylatexenc import latexwalker
 
+    free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in latex)
+    percent, dollar, backslash = next(free), next(free), next(free)
+    latex = _UNESCAPED_PERCENT.sub(lambda m: m.group(1) + percent, latex)
+    dollars = [m for m in _SCAN_DOLLAR.finditer(latex) if m.group(0)[0] == "$"]
+    if len(dollars) % 2 and all(m.group(0) == "$" for m in dollars):  # $$: left to pylatexenc
+        last = dollars[-1].start()
+        latex = latex[:last] + dollar + latex[last + 1:]
+    if (len(latex) - len(latex.rstrip("\\"))) % 2:
+        latex = latex[:-1] + backslash
     walker_db, l2t = _decoder()
     walker = latexwalker.LatexWalker(latex, latex_context=walker_db, tolerant_parsing=True)
     nodes, _, _ = walker.get_latex_nodes()
-    out = _MarkupBuilder()
-    ranges: list[tuple[int, int]] = []
-    _walk(nodes, out, l2t, ranges, top=True)
-    return out.result(ranges)
+    out.back = {ord(percent): "%", ord(dollar): "$", ord(backslash): "\\"}
+    try:
+        _walk(nodes, out, l2t, ranges, top=True)
+    finally:
+        out.back = None
 
 
 def _walk(nodes: Iterable[Any], out: _MarkupBuilder, l2t: Any, ranges: list[tuple[int, int]],
@@ -512,13 +821,18 @@ def _walk(nodes: Iterable[Any], out: _MarkupBuilder, l2t: Any, ranges: list[tupl
         elif isinstance(node, lw.LatexMathNode):
             verbatim = node.latex_verbatim()
             opening, closing = node.delimiters
-            out.math(verbatim[len(opening):len(verbatim) - len(closing)])
+            inner = verbatim[len(opening):]
+            if closing and inner.endswith(closing):  # an unclosed $$ keeps all it has
+                inner = inner[:-len(closing)]
+            out.math(inner)
         elif isinstance(node, lw.LatexGroupNode):
             _walk_group(node, out, l2t, ranges, top=top)
         elif isinstance(node, lw.LatexMacroNode) and node.macroname in _EMPH_MACROS:
             _walk_emph(node, out, l2t, ranges, top=top)
         elif isinstance(node, lw.LatexCommentNode):
             continue
+        elif isinstance(node, lw.LatexMacroNode) and node.macroname in _BREAK_MACROS:
+            out.text(" ")  # a paragraph or line break is a space in one field (l2t drops it)
         else:
             out.text(l2t.nodelist_to_text([node]))
 
@@ -559,6 +873,25 @@ def _walk_emph(node: Any, out: _MarkupBuilder, l2t: Any, ranges: list[tuple[int,
         _walk(inner, out, l2t, ranges, top=top)
     if opened:
         out.toggle_emph()
+
+
+_CONTROL_WORD_USE = re.compile(r"\\([A-Za-z]+)")
+_INLINE_MATH = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.)*\$", re.DOTALL)
+
+
+def unknown_macros(latex: str) -> list[str]:
+    """Control words outside math that the decoder has no text for (they are left out), in order."""
+    if "\\" not in latex:
+        return []
+    walker_db, l2t = _decoder()
+    found = []
+    for match in _CONTROL_WORD_USE.finditer(_INLINE_MATH.sub("", latex)):
+        name = match.group(1)
+        if name in ("begin", "end") or name in _BREAK_MACROS or name in _EMPH_DECLARATIONS:
+            continue
+        if l2t.latex_context.get_macro_spec(name) is None and walker_db.get_macro_spec(name) is None:
+            found.append(name)
+    return list(dict.fromkeys(found))
 
 
 def decode_plain(latex: str) -> str:

@@ -8,13 +8,12 @@ byte-identical output.  Only the standard library is imported here.
 Field order, BibTeX (``render_bibtex``; pure ASCII, LaTeX-encoded)::
 
     title author booktitle pages year editor volume series publisher address
-    month doi url pdf openreview eprint archiveprefix software abstract
+    month doi url pdf openreview eprint archiveprefix eprinttype software abstract
 
 Field order, BibLaTeX (``render_biblatex``; UTF-8)::
 
     title author booktitle eventtitle eventdate venue pages date editor volume
-    series publisher langid doi url pdf openreview eprint eprinttype software
-    abstract
+    series publisher langid doi url pdf eprint eprinttype abstract
 
 Conventions:
 
@@ -23,6 +22,13 @@ Conventions:
   ASCII whitespace collapses to one space, so no value can end an entry, start
   another, or hide text behind ``%``.  Titles carry case protection from
   ``Paper.title_protect`` and braces around math.
+* ``booktitle``, ``eventtitle`` and ``series`` are names, braced as a whole
+  (``{{Proceedings of the 43rd International Conference on Machine Learning}}``):
+  biblatex-apa, pandoc and Better BibTeX sentence-case them otherwise.
+* arXiv ids: ``eprint`` with both ``archiveprefix = {arXiv}`` (the arXiv/natbib
+  convention; biblatex maps it to ``eprinttype``) and ``eprinttype = {arxiv}``
+  (biblatex's own field, and the only one Zotero's BibTeX import reads).
+  BibTeX styles without an ``eprint`` field ignore all three.
 * ``url``, ``pdf``, ``doi``, ``openreview`` (PMLR's field: the OpenReview id)
   and ``eprint`` are verbatim fields: nothing is LaTeX-escaped, but characters
   that are not allowed in a URI (space, braces, backslash, ``"<>^`|``,
@@ -46,6 +52,13 @@ Conventions:
 * ``software`` is PMLR's name for the code link (``Paper.links.code``); it is
   not put in ``note``/``howpublished`` because styles print those, and a code
   repository is not part of the reference.  Abstracts only on request.
+* BibLaTeX has neither ``openreview`` nor ``software``: they are not in
+  biblatex's data model (``biber --validate-datamodel`` warns, and biber drops
+  them anyway), and no standard field means "OpenReview id" or "code link"
+  (``eprint`` is the arXiv id and would be printed; ``note``/``addendum`` are
+  printed; ``usera``/``verba`` mean nothing to any reader).  The BibLaTeX entry
+  keeps ``url`` (the proceedings page, which links both); the BibTeX export keeps
+  the two values (BibTeX styles ignore fields they do not know, silently).
 * Citation keys: ``key_style`` ``canonical`` (the stored citation key),
   ``pmlr`` (``pmlr-v306-zhao26ac``) or ``openreview`` (family + year + first
   title word); reduced to ``[A-Za-z0-9_:.+/-]`` and made unique within one
@@ -56,22 +69,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 
 from ..keys import base_key, unique_key
-from ..latex import encode_char, encode_markup, encode_text, normalize_space, protect
+from ..latex import encode_char, encode_markup, encode_text, normalize_space, protect, unicode_engine_char
 from ..model import Paper, Person, Proceedings
 
 BIBTEX_FIELDS = (
     "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
-    "address", "month", "doi", "url", "pdf", "openreview", "eprint", "archiveprefix", "software",
-    "abstract",
+    "address", "month", "doi", "url", "pdf", "openreview", "eprint", "archiveprefix", "eprinttype",
+    "software", "abstract",
 )
 BIBLATEX_FIELDS = (
     "title", "author", "booktitle", "eventtitle", "eventdate", "venue", "pages", "date", "editor",
-    "volume", "series", "publisher", "langid", "doi", "url", "pdf", "openreview", "eprint",
-    "eprinttype", "software", "abstract",
+    "volume", "series", "publisher", "langid", "doi", "url", "pdf", "eprint", "eprinttype", "abstract",
 )
 MONTH_MACROS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # biblatex/babel language names for the ``langid`` field.
@@ -133,7 +146,7 @@ def entry_key(paper: Paper, key_style: str) -> str:
             key = paper.id
         elif paper.identifiers.pmlr and volume is not None:
             key = f"pmlr-v{volume}-{paper.identifiers.pmlr}"
-    elif key_style == "openreview" and paper.title:
+    elif key_style == "openreview" and paper.title and paper.year is not None:
         first = paper.authors[0] if paper.authors else None
         family = (first.family or first.literal or "") if first else ""
         key = base_key(family, paper.year, paper.title, skip_function_words=False)
@@ -159,8 +172,15 @@ def _common_head(paper: Paper, ascii_only: bool) -> list[tuple[str, str]]:
         fields.append(("title", _braced(title)))
     if paper.authors:
         fields.append(("author", _braced(names(paper.authors, ascii_only))))
-    fields.append(("booktitle", _braced(encode_text(paper.proceedings.booktitle, ascii_only=ascii_only))))
+    if paper.proceedings.booktitle:  # a record without one is incomplete and skipped; never crash
+        fields.append(("booktitle", _name_field(paper.proceedings.booktitle, ascii_only)))
     return fields
+
+
+@lru_cache(maxsize=64)
+def _name_field(value: str, ascii_only: bool) -> str:
+    """A title that is a name (booktitle, series, eventtitle): braced whole, so no style recases it."""
+    return _braced(protect(encode_text(value, ascii_only=ascii_only)))
 
 
 def _pages(paper: Paper) -> str | None:
@@ -182,14 +202,14 @@ def _proceedings_fields(proc: Proceedings, ascii_only: bool) -> tuple[tuple[str,
         fields.append(("editor", _braced(names(proc.editors, ascii_only))))
     if proc.volume is not None:
         fields.append(("volume", _braced(str(int(proc.volume)))))
-    for name in ("series", "publisher"):
-        value = getattr(proc, name)
-        if value:
-            fields.append((name, _braced(encode_text(value, ascii_only=ascii_only))))
+    if proc.series:
+        fields.append(("series", _name_field(proc.series, ascii_only)))
+    if proc.publisher:
+        fields.append(("publisher", _braced(encode_text(proc.publisher, ascii_only=ascii_only))))
     return tuple(fields)
 
 
-def _links(paper: Paper) -> list[tuple[str, str]]:
+def _links(paper: Paper, openreview: bool = True) -> list[tuple[str, str]]:
     fields = []
     if paper.identifiers.doi:
         fields.append(("doi", _braced(verbatim(paper.identifiers.doi))))
@@ -198,14 +218,14 @@ def _links(paper: Paper) -> list[tuple[str, str]]:
         fields.append(("url", _braced(verbatim(url))))
     if paper.links.pdf:
         fields.append(("pdf", _braced(verbatim(paper.links.pdf))))
-    if paper.identifiers.openreview:
+    if openreview and paper.identifiers.openreview:
         fields.append(("openreview", _braced(verbatim(paper.identifiers.openreview))))
     return fields
 
 
 def _tail(paper: Paper, ascii_only: bool, with_abstract: bool) -> list[tuple[str, str]]:
     fields = []
-    if paper.links.code:
+    if ascii_only and paper.links.code:  # BibTeX only: see the module docstring
         fields.append(("software", _braced(verbatim(paper.links.code))))
     if with_abstract and paper.abstract:
         fields.append(("abstract", _braced(encode_markup(paper.abstract, ascii_only=ascii_only))))
@@ -218,7 +238,8 @@ def _bibtex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
     pages = _pages(paper)
     if pages:
         fields.append(("pages", pages))
-    fields.append(("year", _braced(str(int(proc.year)))))
+    if proc.year is not None:
+        fields.append(("year", _braced(str(int(proc.year)))))
     fields.extend(_proceedings_tail(paper, True))
     if proc.address:
         fields.append(("address", _braced(encode_text(proc.address))))
@@ -229,6 +250,7 @@ def _bibtex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
     if paper.identifiers.arxiv:
         fields.append(("eprint", _braced(verbatim(paper.identifiers.arxiv))))
         fields.append(("archiveprefix", "{arXiv}"))
+        fields.append(("eprinttype", "{arxiv}"))
     fields.extend(_tail(paper, True, with_abstract))
     return _ordered(fields, BIBTEX_FIELDS)
 
@@ -237,7 +259,7 @@ def _biblatex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]
     proc = paper.proceedings
     fields = _common_head(paper, False)
     if proc.event_title:
-        fields.append(("eventtitle", _braced(encode_text(proc.event_title, ascii_only=False))))
+        fields.append(("eventtitle", _name_field(proc.event_title, False)))
     eventdate = _event_date(proc.start_date, proc.end_date)
     if eventdate:
         fields.append(("eventdate", _braced(eventdate)))
@@ -246,12 +268,13 @@ def _biblatex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]
     pages = _pages(paper)
     if pages:
         fields.append(("pages", pages))
-    fields.append(("date", _braced(str(int(proc.year)))))
+    if proc.year is not None:
+        fields.append(("date", _braced(str(int(proc.year)))))
     fields.extend(_proceedings_tail(paper, False))
     langid = LANGIDS.get(paper.language)
     if langid:
         fields.append(("langid", _braced(langid)))
-    fields.extend(_links(paper))
+    fields.extend(_links(paper, openreview=False))  # not in biblatex's data model: module docstring
     if paper.identifiers.arxiv:
         fields.append(("eprint", _braced(verbatim(paper.identifiers.arxiv))))
         fields.append(("eprinttype", "{arxiv}"))
@@ -286,9 +309,8 @@ def verbatim(value: str) -> str:
     out = []
     text = value.strip()
     for i, ch in enumerate(text):
-        if ch == "%" and text[i + 1:i + 2] in _HEX and text[i + 2:i + 3] in _HEX and text[i + 1:i + 3]:
-            out.append(ch)
-        elif ch in _URI_SAFE:
+        escape = ch == "%" and text[i + 1:i + 2] in _HEX and text[i + 2:i + 3] in _HEX
+        if escape or ch in _URI_SAFE:
             out.append(ch)
         else:
             out.extend(f"%{b:02X}" for b in ch.encode("utf-8", "surrogatepass"))
@@ -327,11 +349,16 @@ def _word_starts_with_command(text: str, ascii_only: bool) -> bool:
 
 
 def _initials(text: str, ascii_only: bool) -> str:
-    """First letters or digits of the words of *text*; ``{\\symbol{N}}`` of its first character if none."""
+    """First letters or digits of the words of *text*; its first character, braced, if none."""
     letters = [word[0] for word in _NAME_WORD.findall(text) if word[0].isalnum()]
     if letters:
-        return "".join(encode_text(c, ascii_only=ascii_only) for c in letters)
-    return f"{{\\symbol{{{ord(text[0])}}}}}"
+        initials = "".join(encode_text(c, ascii_only=ascii_only) for c in letters)
+    elif text[0] < "\x80":
+        return f"{{\\symbol{{{ord(text[0])}}}}}"  # ASCII: within the range of pdfTeX's \\symbol
+    else:
+        initials = unicode_engine_char(text[0])
+    # biber splits the extended name format on every ``,`` and ``=``, braced or not.
+    return initials.replace(",", "{\\symbol{44}}").replace("=", "{\\symbol{61}}")
 
 
 def name(person: Person, ascii_only: bool) -> str:
