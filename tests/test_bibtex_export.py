@@ -99,9 +99,11 @@ def test_abstract_only_on_request(complete):
             assert markup.parse(decoded) == markup.parse(paper.abstract)
 
 
-def test_month_macro_is_understood_by_pybtex(complete):
+def test_the_date_is_the_year_of_publication_only(complete):
+    """One rule for every format (README, Dates): the conference month (July) is not the
+    publication month (September), so neither is written as the paper's date."""
     entry = parse_pybtex(icml2026.export(complete[:1], "bibtex"))[complete[0].citation_key]
-    assert entry.fields["month"] == "July"  # pybtex expands the standard jul macro
+    assert entry.fields["year"] == "2026" and "month" not in entry.fields
 
 
 def test_biblatex_event_fields(complete):

@@ -24,7 +24,7 @@ def outcome_of(report, label):
 def test_same_title_is_adopted_not_duplicated(server, papers, tmp_path):
     paper = papers[HE]
     title = paper.title.upper().replace(":", " -")          # case and punctuation differ
-    mine = by_hand(server, title=title, date="2026", url="")
+    mine = by_hand(server, title=title, date="July 2026", url="")
     report = run_sync(server, papers, state_dir=tmp_path)
     lib = user_library(server)
     assert len(server.regular_items(lib)) == 18 and item_key(paper.id) not in lib.items
@@ -33,7 +33,7 @@ def test_same_title_is_adopted_not_duplicated(server, papers, tmp_path):
     assert outcome.detail == "adopted your item (the same title)"
     assert set(outcome.kept) >= {"title", "date", "creators"}   # the user's values stay
     data = lib.items[mine]
-    assert data["title"] == title and data["date"] == "2026"
+    assert data["title"] == title and data["date"] == "July 2026"
     assert data["url"] == paper.links.proceedings                # an empty field is filled
     assert f"icml2026-id: {paper.id}" in data["extra"]
     assert {"tag": "to read"} in data["tags"] and {"tag": TAG} in data["tags"]

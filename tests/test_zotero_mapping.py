@@ -129,13 +129,16 @@ def test_merge_never_overwrites_a_user_edit(user_edits, our_changes):
         language="de" if "language" in our_changes else paper.language,
         links=dataclasses.replace(paper.links, proceedings="https://x.test/p") if "url" in our_changes else paper.links,
         identifiers=dataclasses.replace(paper.identifiers, doi="10.1/x") if "DOI" in our_changes else paper.identifiers,
-        proceedings=dataclasses.replace(paper.proceedings, start_date="2026-08-01") if "date" in our_changes
+        proceedings=dataclasses.replace(paper.proceedings, year=2027) if "date" in our_changes
         else paper.proceedings,
     )
     merged = mapping.merge(changed, remote)
     assert not (set(merged.patch) & user_edits)
     assert set(merged.kept) == user_edits
-    assert set(merged.patch) - {"extra"} == our_changes - user_edits
+    expected = our_changes - user_edits
+    if "date" in our_changes and "conferenceName" not in user_edits:
+        expected |= {"conferenceName"}  # "… (ICML 2027)": the conference name carries the year
+    assert set(merged.patch) - {"extra"} == expected
 
 
 # -- the fingerprint names its fields ------------------------------------------------------

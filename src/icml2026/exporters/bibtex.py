@@ -8,7 +8,7 @@ byte-identical output.  Only the standard library is imported here.
 Field order, BibTeX (``render_bibtex``; pure ASCII, LaTeX-encoded)::
 
     title author booktitle pages year editor volume series publisher address
-    month doi url pdf openreview eprint archiveprefix eprinttype software abstract
+    doi url pdf openreview eprint archiveprefix eprinttype software abstract
 
 Field order, BibLaTeX (``render_biblatex``; UTF-8)::
 
@@ -45,10 +45,12 @@ Conventions:
   multi-word family name has a word not starting with a capital (it would
   become a "von" part), a family name without given name has a space, or the
   name is ``others``; a ``literal`` (organisation) is always braced.
-* ``month`` is BibTeX's month macro of the conference start (``jul``), as
-  PMLR writes the event month; BibLaTeX gets ``eventdate`` (ISO range),
-  ``venue`` and ``eventtitle`` instead, and ``date`` is the year.  ``urldate``
-  is never written: we do not know when the reader visited the URL.
+* **Dates** follow the package's one rule (README, "Dates"): a citation carries the
+  year of publication and nothing finer, in every format.  No ``month``: the
+  conference (July) and the publication (September) differ in month, and styles
+  would print either as the paper's date.  BibLaTeX's ``eventdate`` (ISO range),
+  ``venue`` and ``eventtitle`` carry the conference, and ``date`` is the year.
+  ``urldate`` is never written: we do not know when the reader visited the URL.
 * ``software`` is PMLR's name for the code link (``Paper.links.code``); it is
   not put in ``note``/``howpublished`` because styles print those, and a code
   repository is not part of the reference.  Abstracts only on request.
@@ -79,14 +81,13 @@ from ..model import Paper, Person, Proceedings
 
 BIBTEX_FIELDS = (
     "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
-    "address", "month", "doi", "url", "pdf", "openreview", "eprint", "archiveprefix", "eprinttype",
+    "address", "doi", "url", "pdf", "openreview", "eprint", "archiveprefix", "eprinttype",
     "software", "abstract",
 )
 BIBLATEX_FIELDS = (
     "title", "author", "booktitle", "eventtitle", "eventdate", "venue", "pages", "date", "editor",
     "volume", "series", "publisher", "langid", "doi", "url", "pdf", "eprint", "eprinttype", "abstract",
 )
-MONTH_MACROS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 # biblatex/babel language names for the ``langid`` field.
 LANGIDS = {"en": "english", "de": "ngerman", "fr": "french", "es": "spanish", "it": "italian",
            "pt": "portuguese", "zh": "chinese", "ja": "japanese", "ko": "korean"}
@@ -243,9 +244,6 @@ def _bibtex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
     fields.extend(_proceedings_tail(paper, True))
     if proc.address:
         fields.append(("address", _braced(encode_text(proc.address))))
-    month = _month(proc.start_date)
-    if month:
-        fields.append(("month", month))  # a macro: unbraced on purpose
     fields.extend(_links(paper))
     if paper.identifiers.arxiv:
         fields.append(("eprint", _braced(verbatim(paper.identifiers.arxiv))))
@@ -285,13 +283,6 @@ def _biblatex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]
 def _ordered(fields: list[tuple[str, str]], order: tuple[str, ...]) -> list[tuple[str, str]]:
     rank = {name: n for n, name in enumerate(order)}
     return sorted(fields, key=lambda item: rank[item[0]])
-
-
-def _month(start_date: str | None) -> str | None:
-    if not start_date or not _ISO_DATE.fullmatch(start_date):
-        return None
-    month = int(start_date[5:7])
-    return MONTH_MACROS[month - 1] if 1 <= month <= 12 else None
 
 
 def _event_date(start: str | None, end: str | None) -> str | None:

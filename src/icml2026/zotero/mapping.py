@@ -121,9 +121,8 @@ def owned_values(paper: Paper) -> dict[str, Any]:
 
 
 def _date(paper: Paper) -> str:
-    """Year and month of the conference (PMLR's ``month``), else the year."""
-    start = paper.proceedings.start_date
-    return start[:7] if start and start[:4] == str(paper.year) else str(paper.year)
+    """The year of publication: the package's one date rule (README, Dates)."""
+    return str(paper.year)
 
 
 def extra_lines(paper: Paper) -> list[str]:
