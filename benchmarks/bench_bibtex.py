@@ -15,14 +15,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import generate  # noqa: E402
+from corpus import generate
 
-import icml2026  # noqa: E402
+import icml2026
 
 
 def best_of(repeat: int, work: Callable[[], object]) -> float:

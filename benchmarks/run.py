@@ -31,9 +31,10 @@ import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
@@ -136,6 +137,7 @@ def pandoc_apa(csl_json: str, workdir: Path) -> float | None:
 def citeproc_js(papers: list[Paper], style: str) -> float | None:
     try:
         from bench_citation import time_citeproc_js
+
         from icml2026.exporters.csl import to_csl
     except ImportError:
         return None
@@ -193,7 +195,7 @@ def measure(size: int, citation_cap: int, zotero_cap: int, pandoc_cap: int, work
     ours_s: dict[str, float] = {}
     outputs: dict[str, str] = {}
     for fmt in ("bibtex", "biblatex", "csl-json", "ris", "jsonl"):
-        ours_s[fmt], outputs[fmt] = timed(lambda: export(papers, fmt))
+        ours_s[fmt], outputs[fmt] = timed(lambda fmt=fmt: export(papers, fmt))
         rows.append(Row(size, f"export {fmt}", ours_s[fmt], "json.dumps", floor_dumps, size))
     entries = bibtexparser_entries(papers)
     base, _ = timed(lambda: bibtexparser_write(entries))
@@ -209,7 +211,7 @@ def measure(size: int, citation_cap: int, zotero_cap: int, pandoc_cap: int, work
 
         for style in ("apa", "ieee"):
             citation._CACHE.clear()  # per (style, record) cache: measure the real work
-            ours_s[style], _ = timed(lambda: export(papers, "citation", style=style))
+            ours_s[style], _ = timed(lambda style=style: export(papers, "citation", style=style))
             rows.append(Row(size, f"format {style.upper()} (text)", ours_s[style],
                             "citeproc-js (node, same .csl)", citeproc_js(papers, style), size))
         rows.append(Row(size, "format APA (text)", ours_s["apa"], "pandoc --citeproc",

@@ -10,11 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 import icml2026
 from icml2026.dist import FILES, build, stale_files
-
-from conftest import REPO
 
 
 def dist(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:

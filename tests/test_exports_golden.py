@@ -1,4 +1,4 @@
-"""Golden outputs: the CSL-JSON, RIS, JSON and JSON Lines exports, byte for byte.
+"""Golden outputs: the BibTeX, BibLaTeX, CSL-JSON, RIS, JSON and JSON Lines exports, byte for byte.
 
 These exporters are tuned for speed (benchmarks/bench_exports.py); this test is
 what proves that tuning changed no byte.  Two kinds of golden data, both in
@@ -52,6 +52,11 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("with-proceedings.json", "json", {"include_proceedings": True}),
     ("jsonl", "jsonl", {}),
     ("with-proceedings.jsonl", "jsonl", {"include_proceedings": True}),
+    ("bib", "bibtex", {}),
+    ("abstract.bib", "bibtex", {"abstract": True}),
+    ("pmlr-keys.bib", "bibtex", {"key_style": "pmlr"}),
+    ("biblatex.bib", "biblatex", {}),
+    ("abstract.biblatex.bib", "biblatex", {"abstract": True}),
 ]
 
 

@@ -6,12 +6,11 @@ import json
 import tomllib
 
 import yaml
+from conftest import REPO
 from jsonschema import Draft7Validator
 
 import icml2026
 from icml2026.store import data_dir
-
-from conftest import REPO
 
 
 def test_citation_cff_is_valid() -> None:

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 import icml2026
 from icml2026 import pmlr
@@ -17,8 +18,6 @@ from icml2026.collection import fold
 from icml2026.keys import assign_keys
 from icml2026.markup import to_plain
 from icml2026.store import data_dir
-
-from conftest import REPO
 
 # The keys of the first release (0.1.0): published, so they never change.
 FIRST_RELEASE_KEYS = {

@@ -10,10 +10,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
 import icml2026
-
-from conftest import REPO
 
 
 @pytest.fixture(scope="module")

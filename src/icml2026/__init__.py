@@ -34,7 +34,7 @@ def export(papers: Any, fmt: str, **options: Any) -> str:
     return _export(papers, fmt, **options)
 
 
-def validate(paths: Any = None) -> "list[Problem]":
+def validate(paths: Any = None) -> list[Problem]:
     """Check record files (default: the packaged data); returns every problem found."""
     from .validation import validate_paths
 
@@ -56,6 +56,9 @@ def cite(papers: Any, style: str = "apa", fmt: str = "text", *, in_text: bool = 
 def read_bibtex(source: Any) -> PaperCollection:
     """Papers from BibTeX text or a ``.bib`` path (PMLR volume files in particular).
 
+    A path object, or a ``str`` without a line break, is a file (whatever its name);
+    a ``str`` with one is BibTeX text.  ``icml2026.importers.bibtex.read_file`` and
+    ``parse_string`` say which explicitly.
     Entries that cannot be converted are left out; :func:`read_bibtex_report`
     also returns them, each with its key, line and reason.
     """

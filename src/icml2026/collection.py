@@ -123,7 +123,7 @@ class PaperCollection:
 
             owners: dict[str, list[Paper]] = {}
             for paper in self._papers:
-                for _, url in paper.links.items():  # noqa: PERF102 (Links is no dict)
+                for _, url in paper.links.items():
                     owners.setdefault(url_key(url), []).append(paper)
             self._links = {url: found[0] for url, found in owners.items() if len(found) == 1}
         return self._links

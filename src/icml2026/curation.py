@@ -40,8 +40,9 @@ that are also ordinary English (``Lean``, ``Go``, ``Student``, ``Frank``,
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 DERIVED = "derived"
 

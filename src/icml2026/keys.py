@@ -8,7 +8,8 @@ people already cite.
 from __future__ import annotations
 
 import re
-from typing import Any, Container, Mapping
+from collections.abc import Container, Mapping
+from typing import Any
 
 from .collection import fold
 from .markup import to_plain

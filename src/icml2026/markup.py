@@ -17,8 +17,9 @@ marked-up string into :class:`Segment` values, which exporters render.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Literal
+from typing import Literal
 
 ESCAPABLE = frozenset("\\$*%")
 _MARKUP_CHARS = frozenset("\\$*")

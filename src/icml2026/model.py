@@ -7,8 +7,9 @@ that the JSON files and every export are deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 SCHEMA_VERSION = "1.0"
 

@@ -19,7 +19,7 @@ strips them from both ends.  The family name is the one BibTeX reads (the
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 # I18n::Backend::Transliterator::HashTransliterator::DEFAULT_APPROXIMATIONS (ruby-i18n/i18n,
 # lib/i18n/backend/transliterator.rb), written as pairs of "character approximation".

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..collection import PaperCollection
-from ..errors import UsageError
+from ..errors import OutputError, UsageError
 
 
 def add_selection_options(parser: argparse.ArgumentParser) -> None:
@@ -15,9 +15,12 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("selecting papers (default: all)")
     group.add_argument("--keys", metavar="K1,K2", help="comma-separated citation keys, ids, "
                        "PMLR ids or OpenReview ids")
-    group.add_argument("--query", "-q", metavar="TEXT", help="words that must all occur in the "
-                       "title, authors, abstract, method name or ids (case and accents ignored)")
-    group.add_argument("--author", metavar="NAME", help="only papers with an author matching NAME")
+    group.add_argument("--query", "-q", metavar="TEXT", help="words that must all match: the start "
+                       "of a word of the title, abstract, method name or ids, or a whole word of "
+                       "an author's name (case and accents ignored); best first: title matches, "
+                       "then authors, abstract, the rest. One id, arXiv id or URL selects that paper")
+    group.add_argument("--author", metavar="NAME", help="only papers with an author whose name holds "
+                       "every word of NAME, whole (li: Li, not Lin or Renzulli)")
     group.add_argument("--data", metavar="PATH", action="append", help="read records from these "
                        "files or folders instead of the packaged data (repeatable)")
 
@@ -28,17 +31,29 @@ def add_output_option(parser: argparse.ArgumentParser) -> None:
 
 
 def select_papers(args: argparse.Namespace) -> PaperCollection:
-    from ..store import load
+    from ..store import load, load_keys
 
+    keys = [k.strip() for k in args.keys.split(",") if k.strip()] if getattr(args, "keys", None) else []
+    if getattr(args, "keys", None) is not None and not keys:
+        raise UsageError(f"--keys {args.keys!r} names no key")
+    plain = not getattr(args, "data", None) and not getattr(args, "query", None) \
+        and not getattr(args, "author", None)
+    if keys and plain:  # the common one-paper export: read it through the index
+        found = load_keys(keys)
+        if found is not None:
+            return found
     papers = load(args.data) if getattr(args, "data", None) else load()
-    if getattr(args, "keys", None):
-        keys = [k.strip() for k in args.keys.split(",") if k.strip()]
+    if keys:
         try:
             papers = papers.select(keys)
         except KeyError as exc:
             raise UsageError(f"no paper with key {exc.args[0]} (see 'icml2026 list')") from None
     if getattr(args, "query", None) or getattr(args, "author", None):
         papers = papers.search(args.query or "", author=args.author)
+        if not len(papers):
+            wanted = " and ".join(f"{name} {value!r}" for name, value in
+                                  (("--query", args.query), ("--author", args.author)) if value)
+            raise UsageError(f"no paper matches {wanted} (nothing written)")
     return papers
 
 
@@ -47,12 +62,19 @@ def emit(chunks: Iterable[str], output: str | None) -> None:
     if output and output != "-":
         from ..store import write_atomic
 
-        write_atomic(output, chunks)
-    else:
+        write_atomic(output, chunks, make_parents=False)
+        return
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise OutputError("standard output is closed; use -o FILE")
+    try:
         write = sys.stdout.write
         for chunk in chunks:
             write(chunk)
         sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:  # /dev/full, a closed descriptor …
+        raise OutputError(f"standard output: cannot write: {exc.strerror or exc}") from None
 
 
 def warn(message: str) -> None:

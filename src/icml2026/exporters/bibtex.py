@@ -99,6 +99,7 @@ _URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
                       "-._~:/?#[]@!$&'()*+,;=")
 _NAME_WORD = re.compile(r"[^\s-]+")
 _HEX = frozenset("0123456789abcdefABCDEF")
+_URI_CLEAN = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*")  # _URI_SAFE without %
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -297,8 +298,10 @@ def _event_date(start: str | None, end: str | None) -> str | None:
 
 def verbatim(value: str) -> str:
     """A URI-like value for a verbatim field: percent-encode what a URI may not contain."""
-    out = []
     text = value.strip()
+    if _URI_CLEAN.fullmatch(text):
+        return text  # the usual URL: nothing to encode (and no % to check)
+    out = []
     for i, ch in enumerate(text):
         escape = ch == "%" and text[i + 1:i + 2] in _HEX and text[i + 2:i + 3] in _HEX
         if escape or ch in _URI_SAFE:
@@ -310,6 +313,13 @@ def verbatim(value: str) -> str:
 
 def names(people: Iterable[Person], ascii_only: bool) -> str:
     """``Family, Given and …`` for an author or editor field."""
+    return _names(tuple(people), ascii_only)
+
+
+# People are immutable and recur (the ten editors in every entry, authors of several
+# papers): each distinct list is encoded once per process.
+@lru_cache(maxsize=16384)
+def _names(people: tuple[Person, ...], ascii_only: bool) -> str:
     write = name if ascii_only else biblatex_name
     return " and ".join(filter(None, (write(p, ascii_only) for p in people)))
 
@@ -318,7 +328,7 @@ def biblatex_name(person: Person, ascii_only: bool = False) -> str:
     """A name for biber: the BibTeX form, or the extended form when initials would break."""
     parts = (("family", person.literal or person.family), ("given", person.given),
              ("prefix", person.particle), ("suffix", person.suffix))
-    present = [(key, normalize_space(value)) for key, value in parts if value and normalize_space(value)]
+    present = [(key, value) for key, value in ((k, normalize_space(v)) for k, v in parts if v) if value]
     if not any(_word_starts_with_command(value, ascii_only) for _, value in present):
         return name(person, ascii_only)
     if present and present[0][0] != "family":  # no family name: the given name stands in
@@ -335,8 +345,11 @@ def biblatex_name(person: Person, ascii_only: bool = False) -> str:
 
 
 def _word_starts_with_command(text: str, ascii_only: bool) -> bool:
+    words = _NAME_WORD.findall(text)
+    if text.isascii() and all(word[0].isalnum() for word in words):
+        return False  # an ASCII letter or digit encodes as itself (most names)
     return any(word[0] == "\u00a0" or encode_char(word[0], ascii_only=ascii_only)[:1] in ("{", "\\")
-               for word in _NAME_WORD.findall(text))
+               for word in words)
 
 
 def _initials(text: str, ascii_only: bool) -> str:

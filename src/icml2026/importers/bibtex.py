@@ -859,7 +859,7 @@ def _person(raw: str) -> Person | str:
             parts = splitname(raw, strict_mode=False)
         except InvalidName as exc:
             return f"name {shown(raw)} cannot be split: {shown(str(exc))}"
-        except Exception as exc:  # noqa: BLE001 - splitname fails on odd input (StopIteration …)
+        except Exception as exc:
             return f"name {shown(raw)} cannot be split ({type(exc).__name__})"
     joined = {k: _plain(" ".join(v)) or None for k, v in parts.items()}
     bad = [v for v in joined.values() if v and _NAME_FORBIDDEN.search(v)]
