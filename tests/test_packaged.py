@@ -45,3 +45,8 @@ def test_key_lookup_through_the_index(volume: icml2026.PaperCollection) -> None:
     assert load_keys(["no-such-key"]) is None
     assert load_keys(["abas2026turdpo", "pmlr-v306-abas26a"]) is not None
     assert len(load_keys(["abas2026turdpo", "pmlr-v306-abas26a"]) or ()) == 1
+
+
+def test_the_packaged_file_is_in_collection_order(volume: icml2026.PaperCollection) -> None:
+    """load() trusts papers.jsonl to be sorted as PaperCollection sorts (it skips the sort)."""
+    assert [p.id for p in volume] == [p.id for p in icml2026.PaperCollection(list(volume))]

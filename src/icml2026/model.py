@@ -192,6 +192,10 @@ class Links:
                 yield name, value
 
 
+_COMPLETE: Mapping[str, Any] = {"state": "complete"}
+_EMPTY: Mapping[str, Any] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One ICML 2026 paper.
@@ -227,29 +231,33 @@ class Paper:
     # -- conversion -------------------------------------------------------
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], proceedings: Proceedings) -> Paper:
-        pages = data.get("pages")
-        status = data.get("status", {"state": "complete"})
+        # Positional arguments in field order, list comprehensions, cached Sources: loading
+        # the volume calls this 6,553 times, and each keyword or generator costs.
+        get = data.get
+        pages = get("pages")
+        status = get("status") or _COMPLETE
+        protect = get("title_protect")
         return cls(
-            id=data["id"],
-            proceedings=proceedings,
-            status=status["state"],
-            missing=tuple(status.get("missing", ())),
-            citation_key=data.get("citation_key"),
-            alias_keys=tuple(data.get("alias_keys", ())),
-            title=data.get("title"),
-            title_protect=tuple((int(a), int(b)) for a, b in data.get("title_protect", ())),
-            former_titles=tuple(data.get("former_titles", ())),
-            authors=tuple(Person.from_dict(a) for a in data.get("authors", ())),
-            authors_complete=bool(data.get("authors_complete", False)),
-            abstract=data.get("abstract"),
-            method_name=data.get("method_name"),
-            pages=Pages(pages["first"], pages["last"]) if pages else None,
-            language=data.get("language", "en"),
-            identifiers=Identifiers(**data.get("identifiers", {})),
-            links=Links(**data.get("links", {})),
-            notes=tuple(data.get("notes", ())),
-            sources={k: Source.from_dict(v) for k, v in data.get("sources", {}).items()},
-            provenance=dict(data.get("provenance", {})),
+            data["id"],
+            proceedings,
+            status["state"],
+            tuple(status.get("missing", ())),
+            get("citation_key"),
+            tuple(get("alias_keys", ())),
+            get("title"),
+            tuple([(int(a), int(b)) for a, b in protect]) if protect else (),
+            tuple(get("former_titles", ())),
+            tuple([Person(**a) for a in get("authors", ())]),
+            bool(get("authors_complete", False)),
+            get("abstract"),
+            get("method_name"),
+            Pages(pages["first"], pages["last"]) if pages else None,
+            get("language", "en"),
+            Identifiers(**get("identifiers", _EMPTY)),
+            Links(**get("links", _EMPTY)),
+            tuple(get("notes", ())),
+            {k: Source.from_dict(v) for k, v in get("sources", _EMPTY).items()},
+            dict(get("provenance", _EMPTY)),
         )
 
     def to_dict(self) -> dict[str, Any]:

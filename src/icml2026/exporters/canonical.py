@@ -28,6 +28,26 @@ _dumps_compact = _COMPACT.encode
 
 # Fields every record has that sort after "provenance" (title and title_protect may be absent).
 _ALWAYS_WRITTEN = frozenset({"schema_version", "sources", "status"})
+_WHOLE: dict[tuple[tuple[str, ...], frozenset[str]], bool] = {}  # provenance shape → all fields present?
+
+
+def _provenance(paper: Paper, out: dict[str, Any]) -> dict[str, str]:
+    """The provenance, sorted, without pointers to fields written as absent (Paper.to_dict).
+
+    Records share a handful of shapes: whether every pointer's field is present is
+    decided once per (pointers, fields present) and the common answer, yes, costs one
+    dict lookup.
+    """
+    present = frozenset(out) | _ALWAYS_WRITTEN | {n for n in ("title", "title_protect") if getattr(paper, n)}
+    shape = (tuple(paper.provenance), present)
+    whole = _WHOLE.get(shape)
+    if whole is None:
+        if len(_WHOLE) > 4096:  # bounded: records from elsewhere may come in many shapes
+            _WHOLE.clear()
+        whole = _WHOLE[shape] = all(k.split("/")[1] in present for k in paper.provenance)
+    if whole:
+        return dict(sorted(paper.provenance.items()))
+    return {k: v for k, v in sorted(paper.provenance.items()) if k.split("/")[1] in present}
 
 
 def _person(person: Person) -> dict[str, str]:
@@ -133,9 +153,7 @@ def sorted_record(paper: Paper, proceedings: Any = None,
         out["pages"] = {"first": paper.pages.first, "last": paper.pages.last}
     out["proceedings"] = paper.proceedings.id if proceedings is None else proceedings
     # keys are unique: sorts by key; a field written as absent takes its provenance along (Paper.to_dict)
-    later = _ALWAYS_WRITTEN | {name for name in ("title", "title_protect") if getattr(paper, name)}
-    out["provenance"] = {k: v for k, v in sorted(paper.provenance.items())
-                         if k.split("/")[1] in out or k.split("/")[1] in later}
+    out["provenance"] = _provenance(paper, out)
     out["schema_version"] = SCHEMA_VERSION
     out["sources"] = _sources(paper.sources, {} if sources_seen is None else sources_seen)
     if paper.missing:
