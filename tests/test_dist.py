@@ -13,7 +13,7 @@ import pytest
 from conftest import REPO
 
 import icml2026
-from icml2026.dist import FILES, build, stale_files
+from icml2026.dist import FILES, build
 
 
 def dist(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
@@ -46,7 +46,9 @@ def test_check_names_stale_missing_and_extra_files(tmp_path: Path) -> None:
     assert (folder / "notes.txt").read_text() == "not ours\n" and (folder / "icml2026.bib").read_text() == "stale\n"
     (folder / "notes.txt").unlink()
     assert dist("--dir", str(folder), cwd=tmp_path).returncode == 0
-    assert stale_files(build(icml2026.load()), folder) == []
+    # The same bytes as the committed folder, which test_committed_dist_data_is_current checks.
+    assert sorted(p.name for p in folder.iterdir()) == sorted(p.name for p in (REPO / "dist-data").iterdir())
+    assert all((folder / p.name).read_bytes() == p.read_bytes() for p in (REPO / "dist-data").iterdir())
 
 
 def test_dist_refuses_a_folder_of_someone_elses_files(tmp_path: Path) -> None:

@@ -143,21 +143,32 @@ def previous_files(folder: Path) -> set[str]:
     return {line.split("  ", 1)[1] for line in sums.read_text(encoding="utf-8").splitlines() if "  " in line}
 
 
+def refuse_foreign_files(folder: Path, names: set[str] | None = None) -> None:
+    """Raise :class:`OutputError` if *folder* holds a file neither an earlier run nor this
+    one (*names*; default: every file this version writes) would write."""
+    from .errors import OutputError
+
+    ours = previous_files(folder) | (names if names is not None else dist_file_names())
+    foreign = sorted(p.name for p in folder.iterdir() if p.name not in ours) if folder.is_dir() else []
+    if foreign:
+        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
+        raise OutputError(f"{folder}: holds files icml2026 dist did not write ({', '.join(foreign[:3])}{more}); "
+                          "choose an empty folder or one an earlier 'icml2026 dist' wrote")
+
+
+def dist_file_names() -> set[str]:
+    return {f.name for f in FILES} | {"datapackage.json", "SHA256SUMS"}
+
+
 def write(files: dict[str, bytes], folder: Path) -> list[str]:
     """Write *files* (atomically, one by one); remove only files an earlier run wrote.
 
     A folder holding files this package did not write (a thesis, notes …) is refused
     before anything is written, so ``--dir`` can never delete someone's work.
     """
-    from .errors import OutputError
     from .store import write_atomic
 
-    ours = previous_files(folder) | set(files) | {"SHA256SUMS"}
-    foreign = sorted(p.name for p in folder.iterdir() if p.name not in ours) if folder.is_dir() else []
-    if foreign:
-        more = f" and {len(foreign) - 3} more" if len(foreign) > 3 else ""
-        raise OutputError(f"{folder}: holds files icml2026 dist did not write ({', '.join(foreign[:3])}{more}); "
-                          "choose an empty folder or one an earlier 'icml2026 dist' wrote")
+    refuse_foreign_files(folder, set(files))
     changed = stale_files(files, folder)
     for name in changed:
         if name in files:

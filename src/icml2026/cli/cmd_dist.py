@@ -21,10 +21,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..dist import build, stale_files, write
+    from ..dist import build, refuse_foreign_files, stale_files, write
     from ..store import load
 
     folder = Path(args.dir)
+    if not args.check:
+        refuse_foreign_files(folder)  # before minutes of rendering, not after
     files = build(load(corrections=False))  # the release's files: never a user's corrections layer
     if args.check:
         stale = stale_files(files, folder)
