@@ -61,7 +61,11 @@ class PaperCollection:
     def __getitem__(self, key: int) -> Paper: ...
     @overload
     def __getitem__(self, key: str) -> Paper: ...
-    def __getitem__(self, key: int | str) -> Paper:
+    @overload
+    def __getitem__(self, key: slice) -> PaperCollection: ...
+    def __getitem__(self, key: int | str | slice) -> Paper | PaperCollection:
+        if isinstance(key, slice):  # papers[:10]: a collection, in this one's order
+            return PaperCollection._ordered(self._papers[key])
         if isinstance(key, int):
             return self._papers[key]
         paper = self.get(key)

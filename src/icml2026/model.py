@@ -305,6 +305,11 @@ class Paper:
                              if k.split("/")[1] in out}
         return out
 
+    def __hash__(self) -> int:
+        # The generated hash would hash every field, and sources/provenance are mappings:
+        # hash by id, which equal papers share (equality still compares every field).
+        return hash(self.id)
+
     # -- convenience ------------------------------------------------------
     @property
     def is_complete(self) -> bool:

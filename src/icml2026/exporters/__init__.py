@@ -45,6 +45,18 @@ FORMATS: dict[str, Format] = {
 }
 
 
+# Every export option, with the formats that use it.
+OPTIONS: dict[str, str] = {
+    "key_style": "bibtex, biblatex: canonical, pmlr or openreview citation keys",
+    "abstract": "bibtex, biblatex, csl-json, ris: include abstracts (True/False; None: the format's default)",
+    "include_proceedings": "json, jsonl: the proceedings record inline instead of its id",
+    "style": "citation: CSL style name or .csl path",
+    "output_format": "citation: text, html or markdown",
+    "in_text": "citation: in-text citations instead of the bibliography",
+    "locale": "citation: force a CSL locale (default: the style's)",
+}
+
+
 def get_format(name: str) -> Format:
     fmt = FORMATS.get(name)
     if fmt is None:
@@ -106,7 +118,20 @@ def missing_for_citation(paper: Paper) -> list[str]:
 
 def iter_export(papers: Any, fmt: str, *, on_skip: Callable[[str], None] | None = None,
                 **options: Any) -> Iterator[str]:
-    """Chunks of *papers* rendered as *fmt*; skipped papers are reported to *on_skip*."""
+    """Chunks of *papers* rendered as *fmt*; skipped papers are reported to *on_skip*.
+
+    *options* are those of :data:`OPTIONS`; a format ignores the ones it has no use for
+    (the CLI passes the same set to every format), but a name outside the table
+    (``keystyle=``, ``abstracts=``) is an error, never silently dropped.
+    """
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        import difflib
+
+        close = [m for name in unknown for m in difflib.get_close_matches(name, OPTIONS, n=1)]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UsageError(f"unknown export option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}{hint} "
+                         f"(known: {', '.join(OPTIONS)})")
     spec = get_format(fmt)
     if not isinstance(papers, (Paper, Sized)):
         stream = PaperStream(papers, spec, on_skip)

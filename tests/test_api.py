@@ -1,0 +1,29 @@
+"""The Python API: options checked, papers hashable, collections sliceable."""
+
+from __future__ import annotations
+
+import pytest
+
+import icml2026
+
+
+def test_unknown_export_options_are_rejected(papers: icml2026.PaperCollection) -> None:
+    one = papers.select(["zhao2026benchmarking"])
+    for wrong, right in (("keystyle", "key_style"), ("abstracts", "abstract")):
+        with pytest.raises(icml2026.UsageError, match=f"unknown export option {wrong}; did you mean {right}"):
+            icml2026.export(one, "bibtex", **{wrong: True})
+    # A known option a format has no use for is accepted (the CLI passes one set to all).
+    assert icml2026.export(one, "ris", key_style="pmlr") == icml2026.export(one, "ris")
+    assert "pmlr-v306-zhao26ac" in icml2026.export(one, "bibtex", key_style="pmlr")
+
+
+def test_papers_are_hashable_and_equal_by_value(papers: icml2026.PaperCollection) -> None:
+    first, second = papers[0], papers[1]
+    again = icml2026.load().select([first.id])[first.id]
+    assert {first, second, again} == {first, second} and hash(first) == hash(again)
+
+
+def test_a_slice_of_a_collection_is_a_collection(papers: icml2026.PaperCollection) -> None:
+    head = papers[:3]
+    assert isinstance(head, icml2026.PaperCollection) and [p.id for p in head] == [p.id for p in list(papers)[:3]]
+    assert head[head[1].id] is papers[1] and len(papers[::2]) == (len(papers) + 1) // 2
