@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from typing import TextIO
 
 from ..collection import PaperCollection
 from ..errors import OutputError, UsageError
@@ -79,3 +80,30 @@ def emit(chunks: Iterable[str], output: str | None) -> None:
 
 def warn(message: str) -> None:
     print(f"icml2026: {message}", file=sys.stderr)
+
+
+class ProgressBar:
+    """``LABEL [#####-----] 3000/6553 UNIT`` on a terminal's stderr, redrawn in place.
+
+    Commands create one only when stderr is a terminal: piped output stays quiet.
+    """
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO, label: str, unit: str = "") -> None:
+        self.stream = stream
+        self.label = label
+        self.unit = unit
+        self.drawn = False
+
+    def update(self, done: int, total: int) -> None:
+        filled = self.WIDTH * done // total if total else self.WIDTH
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{total}{self.unit}")
+        self.stream.flush()
+        self.drawn = True
+
+    def finish(self) -> None:
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.drawn = False

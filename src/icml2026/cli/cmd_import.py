@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
+
+from ._common import ProgressBar
 
 if TYPE_CHECKING:
     from ..importers.bibtex import ImportResult
@@ -33,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from ..importers.bibtex import MAX_INPUT_CHARS, convert, decode_bytes, read_file
     from ..model import Source
 
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() else None
+    bar = ProgressBar(sys.stderr, "importing", " entries") if sys.stderr.isatty() else None
     progress = bar.update if bar else None
     try:
         if args.file == "-":
@@ -144,23 +146,3 @@ def _write_all(target: Path, files: dict[str, str]) -> None:
     shutil.rmtree(staging, ignore_errors=True)
 
 
-class ProgressBar:
-    """``importing [#####-----] 3000/6553 entries`` on a terminal's stderr, redrawn in place."""
-
-    WIDTH = 30
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.drawn = False
-
-    def update(self, done: int, total: int) -> None:
-        filled = self.WIDTH * done // total if total else self.WIDTH
-        self.stream.write(f"\rimporting [{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{total} entries")
-        self.stream.flush()
-        self.drawn = True
-
-    def finish(self) -> None:
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.drawn = False

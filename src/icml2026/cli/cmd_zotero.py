@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import UsageError
-from ._common import add_selection_options, select_papers, warn
+from ._common import ProgressBar, add_selection_options, select_papers, warn
 
 if TYPE_CHECKING:
     from ..zotero import SyncReport
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if not len(papers):
         raise UsageError("no paper selected")
     state_dir = default_dir() if args.state_dir is None else (args.state_dir or None)
-    bar = ProgressBar(sys.stderr) if sys.stderr.isatty() and not args.dry_run else None
+    bar = ProgressBar(sys.stderr, "zotero sync") if sys.stderr.isatty() and not args.dry_run else None
     try:
         report = sync(papers, library_id=args.library_id, library_type=args.library_type,
                       api_key=api_key, collection=args.collection, dry_run=args.dry_run,
@@ -167,23 +167,3 @@ def print_report(report: SyncReport, out: TextIO) -> None:
     out.flush()
 
 
-class ProgressBar:
-    """``[#####-----] 9/18`` on a terminal's stderr, redrawn in place."""
-
-    WIDTH = 30
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.drawn = False
-
-    def update(self, done: int, total: int) -> None:
-        filled = self.WIDTH * done // total if total else self.WIDTH
-        self.stream.write(f"\rzotero sync [{'#' * filled}{'-' * (self.WIDTH - filled)}] {done}/{total}")
-        self.stream.flush()
-        self.drawn = True
-
-    def finish(self) -> None:
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.drawn = False
