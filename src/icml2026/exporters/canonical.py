@@ -26,28 +26,22 @@ _dumps_compact = _COMPACT.encode
 
 # -- sorted record dicts ---------------------------------------------------------
 
-# Fields every record has that sort after "provenance" (title and title_protect may be absent).
-_ALWAYS_WRITTEN = frozenset({"schema_version", "sources", "status"})
-_WHOLE: dict[tuple[tuple[str, ...], frozenset[str]], bool] = {}  # provenance shape → all fields present?
+_HEADS: dict[tuple[str, ...], frozenset[str]] = {}  # provenance pointers → the fields they name
 
 
-def _provenance(paper: Paper, out: dict[str, Any]) -> dict[str, str]:
-    """The provenance, sorted, without pointers to fields written as absent (Paper.to_dict).
-
-    Records share a handful of shapes: whether every pointer's field is present is
-    decided once per (pointers, fields present) and the common answer, yes, costs one
-    dict lookup.
-    """
-    present = frozenset(out) | _ALWAYS_WRITTEN | {n for n in ("title", "title_protect") if getattr(paper, n)}
-    shape = (tuple(paper.provenance), present)
-    whole = _WHOLE.get(shape)
-    if whole is None:
-        if len(_WHOLE) > 4096:  # bounded: records from elsewhere may come in many shapes
-            _WHOLE.clear()
-        whole = _WHOLE[shape] = all(k.split("/")[1] in present for k in paper.provenance)
-    if whole:
+def _provenance(paper: Paper, absent: list[str]) -> dict[str, str]:
+    """The provenance, sorted, without pointers to the fields written as absent (*absent*),
+    as :meth:`Paper.to_dict` writes it.  Records share a handful of pointer sets: the
+    fields each names are worked out once per set."""
+    pointers = tuple(paper.provenance)
+    heads = _HEADS.get(pointers)
+    if heads is None:
+        if len(_HEADS) > 4096:  # bounded: records from elsewhere may come in many shapes
+            _HEADS.clear()
+        heads = _HEADS[pointers] = frozenset(k.split("/")[1] for k in pointers)
+    if heads.isdisjoint(absent):
         return dict(sorted(paper.provenance.items()))
-    return {k: v for k, v in sorted(paper.provenance.items()) if k.split("/")[1] in present}
+    return {k: v for k, v in sorted(paper.provenance.items()) if k.split("/")[1] not in absent}
 
 
 def _person(person: Person) -> dict[str, str]:
@@ -126,34 +120,58 @@ def sorted_record(paper: Paper, proceedings: Any = None,
     :meth:`Paper.to_dict` by a test comparing the two on the volume.
     """
     out: dict[str, Any] = {}
+    absent: list[str] = []  # optional fields left out: their provenance goes too
     if paper.abstract is not None:
         out["abstract"] = paper.abstract
+    else:
+        absent.append("abstract")
     if paper.alias_keys:
         out["alias_keys"] = paper.alias_keys
+    else:
+        absent.append("alias_keys")
     if paper.authors:
         out["authors"] = [_person(a) for a in paper.authors]
         out["authors_complete"] = paper.authors_complete
+    else:
+        absent += ("authors", "authors_complete")
     if paper.citation_key:
         out["citation_key"] = paper.citation_key
+    else:
+        absent.append("citation_key")
     if paper.former_titles:
         out["former_titles"] = paper.former_titles
+    else:
+        absent.append("former_titles")
     out["id"] = paper.id
     idents = _present(paper.identifiers, _IDENTIFIERS)
     if idents:
         out["identifiers"] = idents
+    else:
+        absent.append("identifiers")
     out["language"] = paper.language
     links = _present(paper.links, _LINKS)
     if links:
         out["links"] = links
+    else:
+        absent.append("links")
     if paper.method_name is not None:
         out["method_name"] = paper.method_name
+    else:
+        absent.append("method_name")
     if paper.notes:
         out["notes"] = paper.notes
+    else:
+        absent.append("notes")
     if paper.pages is not None:
         out["pages"] = {"first": paper.pages.first, "last": paper.pages.last}
+    else:
+        absent.append("pages")
     out["proceedings"] = paper.proceedings.id if proceedings is None else proceedings
-    # keys are unique: sorts by key; a field written as absent takes its provenance along (Paper.to_dict)
-    out["provenance"] = _provenance(paper, out)
+    if not paper.title:
+        absent.append("title")
+    if not paper.title_protect:
+        absent.append("title_protect")
+    out["provenance"] = _provenance(paper, absent)  # keys are unique: sorting items sorts by key
     out["schema_version"] = SCHEMA_VERSION
     out["sources"] = _sources(paper.sources, {} if sources_seen is None else sources_seen)
     if paper.missing:
