@@ -27,3 +27,15 @@ def test_a_slice_of_a_collection_is_a_collection(papers: icml2026.PaperCollectio
     head = papers[:3]
     assert isinstance(head, icml2026.PaperCollection) and [p.id for p in head] == [p.id for p in list(papers)[:3]]
     assert head[head[1].id] is papers[1] and len(papers[::2]) == (len(papers) + 1) // 2
+
+
+def test_every_public_name_resolves_and_import_stays_light() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, icml2026; light = not any(m.startswith(('icml2026.importers', 'icml2026.fix', "
+            "'bibtexparser', 'citeproc', 'pyzotero', 'jsonschema')) for m in sys.modules); "
+            "[getattr(icml2026, n) for n in icml2026.__all__]; print(light)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "True"
+    assert icml2026.read_file is not None and icml2026.parse_string("").papers is not None

@@ -10,21 +10,38 @@ client load on first use, so ``import icml2026`` stays fast.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .collection import PaperCollection
-from .errors import DataError, Icml2026Error, UsageError
+from .errors import DataError, Icml2026Error, OutputError, UsageError
 from .model import Pages, Paper, Person, Proceedings, Source
+from .recordfiles import Problem
 from .store import load
 
 if TYPE_CHECKING:
-    from .validation import Problem
+    from .fix import FixResult
+    from .importers.bibtex import ImportProblem, ImportResult
 
 __all__ = [
-    "__version__", "load", "export", "cite", "read_bibtex", "read_bibtex_report", "validate", "PaperCollection", "Paper", "Person",
-    "fix_bibtex", "fix_bibtex_report", "Pages", "Proceedings", "Source", "DataError", "Icml2026Error", "UsageError",
+    "__version__", "load", "export", "cite", "validate", "read_bibtex", "read_bibtex_report", "parse_string",
+    "read_file", "fix_bibtex", "fix_bibtex_report", "PaperCollection", "Paper", "Person", "Pages", "Proceedings",
+    "Source", "Problem", "ImportResult", "ImportProblem", "FixResult", "DataError", "Icml2026Error", "OutputError",
+    "UsageError",
 ]
+
+# Result types of the importer and of fix, importable from here without loading those
+# modules at ``import icml2026`` (PEP 562).
+_LAZY = {"ImportResult": ".importers.bibtex", "ImportProblem": ".importers.bibtex", "FixResult": ".fix"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def export(papers: Any, fmt: str, **options: Any) -> str:
@@ -67,11 +84,25 @@ def read_bibtex(source: Any) -> PaperCollection:
     return _read_bibtex(source)
 
 
-def read_bibtex_report(source: Any) -> Any:
+def read_bibtex_report(source: Any) -> ImportResult:
     """``ImportResult(papers, problems, proceedings, source)`` for BibTeX text or a path."""
     from .importers.bibtex import read_bibtex_report as _read_bibtex_report
 
     return _read_bibtex_report(source)
+
+
+def parse_string(text: str) -> ImportResult:
+    """The papers of BibTeX *text* (never a file name), with the entries that failed."""
+    from .importers.bibtex import parse_string as _parse_string
+
+    return _parse_string(text)
+
+
+def read_file(path: str | os.PathLike[str]) -> ImportResult:
+    """The papers of the BibTeX file at *path* (UTF-8), with the entries that failed."""
+    from .importers.bibtex import read_file as _read_file
+
+    return _read_file(path)
 
 
 def fix_bibtex(text: str, **options: Any) -> str:
@@ -85,7 +116,7 @@ def fix_bibtex(text: str, **options: Any) -> str:
     return _fix_bibtex(text, **options)
 
 
-def fix_bibtex_report(text: str, **options: Any) -> Any:
+def fix_bibtex_report(text: str, **options: Any) -> FixResult:
     """``FixResult(text, entries_read, entries)``: :func:`fix_bibtex` with a report of every match."""
     from .fix import fix_bibtex_report as _fix_bibtex_report
 
