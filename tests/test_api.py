@@ -39,3 +39,15 @@ def test_every_public_name_resolves_and_import_stays_light() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "True"
     assert icml2026.read_file is not None and icml2026.parse_string("").papers is not None
+
+
+def test_a_data_error_carries_its_problems(tmp_path) -> None:
+    import json
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"id": "x", "proceedings": "pmlr-v306", "title": 5}), encoding="utf-8")
+    with pytest.raises(icml2026.DataError) as caught:
+        icml2026.load([bad])
+    (first,) = caught.value.problems
+    assert isinstance(first, icml2026.Problem) and first.file == str(bad) and caught.value.count >= 1
+    assert caught.value.count == len(icml2026.validate([bad]))

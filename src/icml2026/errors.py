@@ -1,5 +1,10 @@
 """Exceptions the CLI turns into one-line messages (never tracebacks)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
 
 class Icml2026Error(Exception):
     """Base class: a problem the user can act on; ``str()`` is the whole message."""
@@ -8,7 +13,18 @@ class Icml2026Error(Exception):
 
 
 class DataError(Icml2026Error):
-    """A record file or record cannot be read or used."""
+    """A record file or record cannot be read or used.
+
+    ``problems`` holds the validation problems behind it (``recordfiles.Problem``:
+    file, record, pointer, message) when there are any — the first one, since loading
+    keeps memory flat — and ``count`` how many there were; ``icml2026.validate(paths)``
+    returns them all.
+    """
+
+    def __init__(self, message: str, problems: Sequence[Any] = (), count: int | None = None) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
+        self.count = len(self.problems) if count is None else count
 
 
 class UsageError(Icml2026Error):

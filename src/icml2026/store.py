@@ -214,7 +214,7 @@ def _checker() -> Any:
 def _problems_of(item: LoadedRecord | Problem, checker: Any) -> list[Problem]:
     if isinstance(item, Problem):
         if checker is None:
-            raise DataError(str(item))
+            raise DataError(str(item), (item,))
         return [item]
     return checker.check(item) if checker is not None else []
 
@@ -237,7 +237,7 @@ class _Problems:
     def raise_if_any(self) -> None:
         if self.first is not None:
             more = f" (and {self.count - 1} more; run 'icml2026 validate')" if self.count > 1 else ""
-            raise DataError(f"{self.first}{more}")
+            raise DataError(f"{self.first}{more}", (self.first,), self.count)
 
 
 def raise_on_problems(targets: Iterable[str | os.PathLike[str]]) -> None:
