@@ -14,10 +14,10 @@ from conftest import REPO
 
 import icml2026
 from icml2026 import pmlr
-from icml2026.collection import fold
 from icml2026.keys import assign_keys
 from icml2026.markup import to_plain
 from icml2026.store import data_dir
+from icml2026.text import fold
 
 # The keys of the first release (0.1.0): published, so they never change.
 FIRST_RELEASE_KEYS = {

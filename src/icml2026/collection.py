@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, overload
 
@@ -10,13 +9,6 @@ from .model import Paper
 
 if TYPE_CHECKING:
     from .search import Index
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form used for ASCII keys. Search folds by its own,
-    wider rules (:mod:`.search`): changing this function would change citation keys."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 class PaperCollection:

@@ -11,8 +11,8 @@ import re
 from collections.abc import Container, Mapping
 from typing import Any
 
-from .collection import fold
 from .markup import to_plain
+from .text import fold
 
 # Words skipped when choosing the title word, as Google Scholar and Better BibTeX do.
 FUNCTION_WORDS = frozenset(

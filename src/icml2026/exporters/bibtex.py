@@ -70,7 +70,6 @@ Conventions:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
@@ -78,6 +77,8 @@ from typing import Any
 from ..keys import base_key, unique_key
 from ..latex import encode_char, encode_markup, encode_text, normalize_space, protect, unicode_engine_char
 from ..model import Paper, Person, Proceedings
+from ..text import strip_accents
+from . import KEY_STYLES
 
 BIBTEX_FIELDS = (
     "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
@@ -91,7 +92,6 @@ BIBLATEX_FIELDS = (
 # biblatex/babel language names for the ``langid`` field.
 LANGIDS = {"en": "english", "de": "ngerman", "fr": "french", "es": "spanish", "it": "italian",
            "pt": "portuguese", "zh": "chinese", "ja": "japanese", "ko": "korean"}
-KEY_STYLES = ("canonical", "pmlr", "openreview")
 
 _KEY_UNSAFE = re.compile(r"[^A-Za-z0-9_:.+/-]")
 _AND_WORD = re.compile(r"(?:^|\s)and(?:\s|$)", re.IGNORECASE)
@@ -156,8 +156,7 @@ def entry_key(paper: Paper, key_style: str) -> str:
 
 
 def safe_key(key: str) -> str:
-    folded = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
-    return _KEY_UNSAFE.sub("", folded) or "anonymous"
+    return _KEY_UNSAFE.sub("", strip_accents(key)) or "anonymous"
 
 
 # --------------------------------------------------------------------------- fields

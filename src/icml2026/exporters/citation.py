@@ -48,9 +48,9 @@ from typing import Any
 
 from ..errors import UsageError
 from ..model import Paper
+from . import OUTPUT_FORMATS
 from .csl import to_csl
 
-OUTPUT_FORMATS = ("text", "html", "markdown")
 CACHE_SIZE = 50_000
 
 

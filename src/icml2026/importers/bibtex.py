@@ -85,12 +85,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..collection import PaperCollection, fold
+from ..collection import PaperCollection
 from ..errors import DataError
 from ..keys import FUNCTION_WORDS, ascii_token, unique_key
 from ..latex import decode, decode_title, normalize_space, unknown_macros
 from ..markup import Segment, from_segments, parse, to_plain
 from ..model import Identifiers, Links, Pages, Paper, Person, Proceedings, Source
+from ..text import fold
 from .bibtex_syntax import (
     MAX_FIELD_CHARS,
     MAX_INPUT_CHARS,
