@@ -18,8 +18,6 @@ from typing import Any
 from ._version import __version__
 from .collection import PaperCollection
 
-DEFAULT_DIR = "dist-data"
-
 
 @dataclass(frozen=True)
 class DistFile:

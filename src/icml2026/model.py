@@ -13,9 +13,6 @@ from typing import Any
 
 SCHEMA_VERSION = "1.0"
 
-# Fields a paper needs before citation formats may use it.
-REQUIRED_FOR_CITATION = ("title", "authors", "pages", "citation_key")
-
 
 @dataclass(frozen=True, slots=True)
 class Person:

@@ -358,13 +358,6 @@ def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_forma
         yield from (e + "\n" for e in entries)
 
 
-def cite(papers: Sequence[Paper], style: str = "apa", output_format: str = "text", *,
-         in_text: bool = False, locale: str | None = None) -> str:
-    """The formatted references (or in-text citations) of *papers* as one string."""
-    return "".join(render_citation(list(papers), style=style, output_format=output_format,
-                                   in_text=in_text, locale=locale))
-
-
 # -- Markdown from HTML -------------------------------------------------------------------
 
 _MD_SPECIAL = set("\\`*_[]<>#|!&~^$")

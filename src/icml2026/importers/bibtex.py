@@ -169,10 +169,6 @@ class ImportResult:
     source: Source
     entries: int = 0  # entries in the input: papers + problems (+ 1 for a @Proceedings header read)
 
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
 
 Progress = Callable[[int, int], None]
 
