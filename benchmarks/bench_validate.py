@@ -22,7 +22,6 @@ Times are the best of ``--repeat`` runs: the machine is shared and noisy.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import subprocess
@@ -37,6 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from corpus import records  # noqa: E402
+from timing import best_of  # noqa: E402
 
 from icml2026.exporters import iter_export  # noqa: E402
 from icml2026.store import packaged_papers, write_atomic  # noqa: E402
@@ -49,13 +49,7 @@ WHOLE_COLLECTION = ("import sys, icml2026\n"
 
 
 def best(work: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return min(times)
+    return best_of(repeat, work)
 
 
 def validation_row(label: str, path: Path, repeat: int) -> str:

@@ -17,7 +17,6 @@ faster machine moves both alike.  Whole-process times are the *minimum* over
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import subprocess
 import sys
@@ -28,16 +27,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def best_of(repeat: int, work: Callable[[], Any]) -> float:
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        started = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - started)
-    return min(times)
+from timing import best_of  # noqa: E402
 
 
 def process(*argv: str) -> Callable[[], None]:
