@@ -12,7 +12,7 @@ import pytest
 from zotero_helpers import KEY, SEED_IDS, USER_ID, papers, server  # noqa: F401
 
 from icml2026.cli import main
-from icml2026.cli.cmd_zotero import ProgressBar
+from icml2026.cli._common import ProgressBar
 
 BAD_KEY = "SecretBadKey4242"
 SEED = ",".join(SEED_IDS)
@@ -93,12 +93,12 @@ def test_bad_key_is_one_line_and_never_shown(server, capsys, monkeypatch, tmp_pa
 
 def test_progress_bar_draws_in_place():
     stream = io.StringIO()
-    bar = ProgressBar(stream)
+    bar = ProgressBar(stream, "zotero sync")
     bar.update(9, 18)
     bar.update(18, 18)
     bar.finish()
     assert stream.getvalue().count("\r") == 2 and stream.getvalue().endswith("] 18/18\n")
-    assert "[" + "#" * 15 + "-" * 15 + "] 9/18" in stream.getvalue()
+    assert "zotero sync [" + "#" * 15 + "-" * 15 + "] 9/18" in stream.getvalue()
 
 
 def test_zotero_without_action_shows_its_help(capsys):
