@@ -110,6 +110,8 @@ def any_person(draw) -> Person:
        fmt=st.sampled_from(FORMATS), also_bibtexparser=st.integers(0, 3).map(lambda n: n == 0))
 @example(title="}, note = {x", abstract="\n@misc{evil,", authors=[Person(family="\\input{/etc/passwd}")],
          fmt="bibtex", also_bibtexparser=True)
+@example(title="\ue000", abstract="", authors=[Person(literal="0")], fmt="bibtex",
+         also_bibtexparser=True)  # a private-use character the decoder once took for its own sentinel
 @example(title="{ $ \\", abstract="%", authors=[Person(family="N\u2019Guessan", given="A")], fmt="bibtex",
          also_bibtexparser=True)
 def test_any_text_survives_export_parse_decode(base_paper, title, abstract, authors, fmt, also_bibtexparser):

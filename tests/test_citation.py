@@ -110,6 +110,15 @@ def test_other_locale(items: list[dict]) -> None:
     assert "(Eds.)" in german[0]
 
 
+def test_output_format_is_named_as_on_the_command_line(complete: list[icml2026.Paper]) -> None:
+    html = icml2026.cite(complete[:2], "apa", "html")
+    assert html == icml2026.cite(complete[:2], style="apa", output_format="html") != icml2026.cite(complete[:2])
+    with pytest.warns(DeprecationWarning, match="output_format"):
+        assert icml2026.cite(complete[:2], style="apa", fmt="html") == html
+    with pytest.raises(TypeError, match="both"):
+        icml2026.cite(complete[:2], output_format="markdown", fmt="html")
+
+
 # -- errors -----------------------------------------------------------------------
 
 def test_unknown_style_suggests_close_matches(complete: list[icml2026.Paper]) -> None:
@@ -154,14 +163,14 @@ class _TagCollector(HTMLParser):
 @pytest.mark.parametrize("style", STYLES)
 def test_script_in_a_title_is_literal_text(style: str, complete: list[icml2026.Paper]) -> None:
     paper = dataclasses.replace(complete[0], title=XSS_TITLE, title_protect=())
-    html = icml2026.cite([paper], style=style, fmt="html")
+    html = icml2026.cite([paper], style=style, output_format="html")
     assert "<script" not in html.lower()
     collector = _TagCollector()
     collector.feed(html)
     assert collector.tags <= ALLOWED_TAGS
     assert XSS_TITLE.casefold() in " ".join("".join(collector.text).split()).casefold()
     assert XSS_TITLE.casefold() in icml2026.cite([paper], style=style).casefold()
-    markdown = icml2026.cite([paper], style=style, fmt="markdown")
+    markdown = icml2026.cite([paper], style=style, output_format="markdown")
     assert re.search(r"(?<!\\)<script", markdown) is None
     assert r"\<script\>alert(1)\</script\> \& co" in markdown.casefold()
 
@@ -185,7 +194,7 @@ def test_fix_escaping_and_rich_text_is_needed() -> None:
 
 def test_emphasis_from_our_markup_reaches_html(complete: list[icml2026.Paper]) -> None:
     paper = dataclasses.replace(complete[0], title="Learning with *Q* and $x<y$", title_protect=())
-    html = icml2026.cite([paper], style="apa", fmt="html")
+    html = icml2026.cite([paper], style="apa", output_format="html")
     assert "Learning with <i>Q</i> and $x&lt;y$" in html
     assert "Learning with Q and $x<y$" in icml2026.cite([paper], style="apa")
 
@@ -297,7 +306,7 @@ def test_markdown_is_derived_from_html(style: str, items: list[dict]) -> None:
 
 
 def test_html_document_structure(complete: list[icml2026.Paper]) -> None:
-    html = icml2026.cite(complete, style="apa", fmt="html")
+    html = icml2026.cite(complete, style="apa", output_format="html")
     assert html.startswith('<div class="csl-bib-body">\n') and html.endswith("</div>\n")
     assert html.count('<div class="csl-entry">') == 18
 
@@ -503,6 +512,33 @@ def test_a_style_that_is_not_csl_is_a_one_line_error(name: str, tmp_path, comple
                           "--keys", complete[0].id], capture_output=True, text=True, check=False)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert run.stderr.strip().count("\n") == 0 and run.stderr.startswith("icml2026: error:")
+
+
+MINIMAL_STYLE = """<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><title>t</title><id>t</id><updated>2020-01-01T00:00:00+00:00</updated></info>
+  <citation><layout><text variable="title"/></layout></citation>
+  <bibliography><layout>%s</layout></bibliography>
+</style>"""
+
+
+def test_a_style_citeproc_py_cannot_run_is_a_one_line_error(tmp_path, complete: list[icml2026.Paper]) -> None:
+    path = tmp_path / "missing-macro.csl"
+    path.write_text(MINIMAL_STYLE % '<text macro="no-such-macro"/>', encoding="utf-8")
+    with pytest.raises(UsageError, match="citeproc-py cannot format this style"):
+        icml2026.cite(complete[:1], style=str(path))
+
+
+def test_a_bug_of_ours_is_not_blamed_on_citeproc_py(monkeypatch, tmp_path, complete: list[icml2026.Paper]) -> None:
+    """An exception raised in our own fix layer while citeproc-py renders propagates as itself."""
+    from icml2026.exporters import citeproc_fixes
+
+    def broken(text):
+        raise ZeroDivisionError("a bug in icml2026")
+
+    monkeypatch.setattr(citeproc_fixes, "title_case", broken)
+    with pytest.raises(ZeroDivisionError, match="a bug in icml2026"):
+        icml2026.cite(complete[:1], style="chicago-author-date")  # title case: our title_case
 
 
 def test_year_suffix_after_the_first_year_when_the_style_does_not_place_it() -> None:

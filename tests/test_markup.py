@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_csl import read_csl
 
-from icml2026 import markup
+from icml2026 import latex, markup
+from icml2026.exporters.csl import rich_text
+from icml2026.exporters.plain import math_to_unicode, plain_text
 from icml2026.markup import MarkupError, Segment
 
 
@@ -41,3 +44,46 @@ def test_unclosed_markup(bad: str, offset: int) -> None:
     with pytest.raises(MarkupError) as info:
         markup.parse(bad)
     assert info.value.offset == offset
+
+
+# -- one grammar: the tokens, and every renderer reading them alike ------------------
+
+TEXT = st.text(alphabet="aZi <>&;/%$*\\_{}#~^", min_size=1, max_size=8).filter(
+    lambda t: t == t.strip() and "  " not in t)  # whitespace the LaTeX writer would normalise
+MATH = st.text(alphabet="x2+^ab", min_size=1, max_size=5).filter(
+    lambda v: latex.math_is_safe(v, ascii_only=True))  # unsafe math is written as text, on purpose
+SEGMENTS = st.lists(st.one_of(st.builds(Segment, st.just("text"), TEXT, st.booleans()),
+                              st.builds(Segment, st.just("math"), MATH, st.booleans())), min_size=1, max_size=6)
+
+
+@given(SEGMENTS)
+@settings(max_examples=300)
+def test_tokens_map_back_onto_the_source(segments: list[Segment]) -> None:
+    source = markup.from_segments(segments)
+    found = markup.tokens(source)
+    position = 0
+    for token in found:
+        assert set(source[position:token.start]) <= {"*"}, "only emphasis toggles lie between tokens"
+        if token.kind == "math":
+            assert source[token.start:token.end] == f"${token.value}$"
+        else:
+            assert len(token.offsets()) == len(token.value)
+            for ch, offset in zip(token.value, token.offsets()):
+                assert source[offset] == ch or source[offset:offset + 2] == "\\" + ch
+        position = token.end
+    assert set(source[position:]) <= {"*"}
+    assert markup.parse(source) == markup._merge([Segment(t.kind, t.value, t.emph) for t in found])
+
+
+@given(SEGMENTS)
+@settings(max_examples=300, deadline=None)
+def test_every_renderer_agrees_on_segment_boundaries(segments: list[Segment]) -> None:
+    """LaTeX, CSL rich text (HTML-like) and plain text: each read back by a reader of its own."""
+    source = markup.from_segments(segments)
+    expected = markup.parse(source)
+    assert markup.parse(latex.decode(latex.encode_markup(source))) == expected  # read by pylatexenc
+    chars = [(ch, seg.emph) for seg in expected
+             for ch in (f"${seg.value}$" if seg.kind == "math" else seg.value)]
+    assert [(ch, italic) for ch, italic, _ in read_csl(rich_text(source))] == chars
+    assert plain_text(source) == "".join(
+        (math_to_unicode(seg.value) or f"${seg.value}$") if seg.kind == "math" else seg.value for seg in expected)

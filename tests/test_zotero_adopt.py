@@ -47,6 +47,20 @@ def test_same_title_is_adopted_not_duplicated(server, papers, tmp_path):
     assert len(server.regular_items(lib)) == 18
 
 
+def test_titles_with_dollars_stars_and_zotero_tags_are_read_as_plain_text(server, papers):
+    """Zotero titles are plain text with Zotero's own tags: never read as our markup."""
+    stray = by_hand(server, title="Saving 5$ with Q*-learning", url="")  # once a MarkupError
+    paper = papers[HE]
+    words = paper.title.split()
+    tagged = by_hand(server, title=f"<i>{words[0]}</i> " + " ".join(words[1:]), url="")
+    report = run_sync(server, papers)
+    assert report.ok
+    assert outcome_of(report, HE).key == tagged
+    lib = user_library(server)
+    assert "icml2026-id" not in (lib.items[stray].get("extra") or "")
+    assert len(server.regular_items(lib)) == 19  # 17 of ours, the adopted one, the stray one
+
+
 @pytest.mark.parametrize("url", [
     "https://openreview.net/forum?id=PfhSH42cCy",
     "https://proceedings.mlr.press/v306/he26au/he26au.pdf",

@@ -58,16 +58,26 @@ def validate(paths: Any = None) -> list[Problem]:
     return validate_paths(paths)
 
 
-def cite(papers: Any, style: str = "apa", fmt: str = "text", *, in_text: bool = False,
-         locale: str | None = None) -> str:
-    """Formatted references (or in-text citations) in a CSL *style*, as text, html or markdown.
+def cite(papers: Any, style: str = "apa", output_format: str = "text", *, in_text: bool = False,
+         locale: str | None = None, fmt: str | None = None) -> str:
+    """Formatted references (or in-text citations) in a CSL *style*; *output_format* is
+    ``text``, ``html`` or ``markdown`` (the names of ``export --output-format``).
 
     The papers form one document (disambiguated together); *locale* forces a
-    CSL locale, by default the style's ``default-locale`` (else en-US).
+    CSL locale, by default the style's ``default-locale`` (else en-US).  *fmt* is
+    the parameter's old name, accepted with a ``DeprecationWarning``: elsewhere
+    ``fmt`` names an export format (``export(papers, "bibtex")``).
     """
     from .exporters import export as _export
 
-    return _export(papers, "citation", style=style, output_format=fmt, in_text=in_text, locale=locale)
+    if fmt is not None:
+        import warnings
+
+        if output_format not in ("text", fmt):
+            raise TypeError("cite() got both fmt and output_format; use output_format")
+        warnings.warn("cite(fmt=...) is deprecated; use cite(output_format=...)", DeprecationWarning, stacklevel=2)
+        output_format = fmt
+    return _export(papers, "citation", style=style, output_format=output_format, in_text=in_text, locale=locale)
 
 
 def read_bibtex(source: Any) -> PaperCollection:

@@ -407,38 +407,25 @@ Atom = tuple[str, str, bool, int]  # (kind "text"|"math", value, emph, offset)
 def atoms(markup_text: str) -> list[Atom]:
     """*markup_text* as text characters and math segments, with markup offsets.
 
-    Same grammar as :func:`icml2026.markup.parse` (which raises on malformed
-    markup first); whitespace is normalised here: runs collapse to one space,
+    The characters of :func:`icml2026.markup.tokens` (which raises on malformed
+    markup); whitespace is normalised here: runs collapse to one space,
     emphasis boundaries do not break a run, math does, and ends are trimmed.
     """
-    _markup.parse(markup_text)  # validate; raises MarkupError
     found: list[Atom] = []
-    emph = False
     last_space = True  # drop leading whitespace
-    i, n = 0, len(markup_text)
-    while i < n:
-        ch = markup_text[i]
-        if ch == "\\" and i + 1 < n and markup_text[i + 1] in _markup.ESCAPABLE:
-            found.append(("text", markup_text[i + 1], emph, i))
+    for token in _markup.tokens(markup_text):
+        if token.kind == "math":
+            found.append(("math", normalize_space(token.value), token.emph, token.start))
             last_space = False
-            i += 2
-        elif ch == "$":
-            end = _markup.math_end(markup_text, i + 1)
-            found.append(("math", normalize_space(markup_text[i + 1:end]), emph, i))
-            last_space = False
-            i = end + 1
-        elif ch == "*":
-            emph = not emph
-            i += 1
-        else:
+            continue
+        for ch, offset in zip(token.value, token.offsets()):
             if ch in ASCII_SPACE:
                 if not last_space:
-                    found.append(("text", " ", emph, i))
+                    found.append(("text", " ", token.emph, offset))
                 last_space = True
             else:
-                found.append(("text", ch, emph, i))
+                found.append(("text", ch, token.emph, offset))
                 last_space = False
-            i += 1
     while found and found[-1][0] == "text" and found[-1][1] == " ":
         found.pop()
     return found
@@ -609,13 +596,13 @@ class _MarkupBuilder:
         if not text:
             return
         self.last_space = text[-1] == " "
-        self.add(_MARKUP_SPECIAL.sub(r"\\\g<0>", text))
+        self.add(_markup.escape(text))
 
     def math(self, value: str) -> None:
         if self.back:
             value = value.translate(self.back)
         value = normalize_space(value)
-        if not value or _markup.math_end(value + "$", 0) != len(value):
+        if not value or not _markup.can_be_math(value):
             self.text("$" + value + "$")  # no markup math can hold it: literal text, nothing lost
             return
         self.last_space = False
@@ -686,7 +673,6 @@ def _decode_cached(latex: str) -> tuple[str, tuple[tuple[int, int], ...]]:
 
 # Characters (and pairs) that make a field more than plain text for the decoder.
 _ACTIVE = re.compile(r"[\\{}$~`^_&#]|--|''")
-_MARKUP_SPECIAL = re.compile(r"[\\$*]")
 _BREAK_MACROS = frozenset({"par", "newline", "linebreak"})
 _FAST_TOKEN = re.compile(r"""
     (?P<chars>[^\\{}$~`'\-]+|'(?!')|-(?!-))
@@ -813,13 +799,16 @@ def _pieces(latex: str) -> Iterable[tuple[str, list[_FastNode] | None]]:
 
 _SCAN_DOLLAR = re.compile(r"\\.|\$\$|\$", re.DOTALL)
 _UNESCAPED_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
+_SYMBOL_NUMBER = re.compile(r"\\symbol\s*\{\s*([0-9]+)")
 
 
 def _slow_decode(latex: str, out: _MarkupBuilder, ranges: list[tuple[int, int]]) -> None:
     """Decode *latex* with pylatexenc, literal ``%``, lone ``$`` and final ``\\`` kept."""
     from pylatexenc import latexwalker
 
-    free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in latex)
+    # Sentinels: private-use characters neither in the source nor written as ``\symbol{N}``.
+    taken = {int(n) for n in _SYMBOL_NUMBER.findall(latex) if len(n) < 8}
+    free = (chr(c) for c in range(0xE000, 0xF900) if c not in taken and chr(c) not in latex)
     percent, dollar, backslash = next(free), next(free), next(free)
     latex = _UNESCAPED_PERCENT.sub(lambda m: m.group(1) + percent, latex)
     dollars = [m for m in _SCAN_DOLLAR.finditer(latex) if m.group(0)[0] == "$"]

@@ -11,13 +11,16 @@ chosen because the seed document and PMLR already write abstracts this way:
 
 Everything else is literal text: ``%``, ``&``, ``_``, ``{``, ``#`` need no
 escaping here; each exporter escapes for its own format.  :func:`parse` turns a
-marked-up string into :class:`Segment` values, which exporters render.
+marked-up string into :class:`Segment` values, which exporters render;
+:func:`tokens` gives the same reading with source offsets, for renderers that map
+ranges of the source (protected title words) onto their output.  This module is the
+only reader of the grammar: the patterns below are what every other module uses.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -44,58 +47,81 @@ class Segment:
     emph: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One token of the grammar with its place in the source: ``source[start:end]``.
+
+    A text token is a run of literal characters (its value is that slice), or one
+    escaped character (value one character, two of source); a math token's value is
+    the LaTeX between its dollars.  Emphasis toggles (``*``) are not tokens: they set
+    ``emph`` on the tokens that follow.
+    """
+
+    kind: SegmentKind
+    value: str
+    emph: bool
+    start: int
+    end: int
+
+    def offsets(self) -> Sequence[int]:
+        """The source offset of each character of a text token (an escape's is its backslash)."""
+        if self.end - self.start == len(self.value):
+            return range(self.start, self.end)
+        return (self.start,)
+
+
+# The grammar, once.  Every reader of markup uses these patterns: the tokenizer below,
+# the one-pass plain-text writer (exporters/plain.py) and the validator's quick scan.
+ESCAPE_PATTERN = r"\\[\\$*%]"
+MATH_PATTERN = r"\$(?:\\.|[^\\$])*\$"
 _TOKEN = re.compile(
-    r"(?P<text>[^\\$*]+)|(?P<escape>\\[\\$*%])|(?P<backslash>\\)"
-    r"|(?P<math>\$(?:\\.|[^\\$])*\$)|(?P<dollar>\$)|(?P<star>\*)",
+    rf"(?P<text>[^\\$*]+)|(?P<escape>{ESCAPE_PATTERN})|(?P<backslash>\\)"
+    rf"|(?P<math>{MATH_PATTERN})|(?P<dollar>\$)|(?P<star>\*)",
     re.DOTALL,
 )
+# The tokens that are not literal text, for substitution in one pass.  Every alternative
+# starts with a literal, so the regex engine skips plain text by a first-character set.
+NOT_TEXT = re.compile(rf"{ESCAPE_PATTERN}|{MATH_PATTERN}|\$|\*", re.DOTALL)
+# The tokens that can hold '$' or '*' without being markup errors.
+MATH_OR_ESCAPE = re.compile(rf"{ESCAPE_PATTERN}|{MATH_PATTERN}", re.DOTALL)
+_MATH = re.compile(MATH_PATTERN, re.DOTALL)
+_NEEDS_ESCAPE = re.compile(r"[\\$*]")
 
 
-def parse(markup: str) -> list[Segment]:
-    """Split *markup* into text and math segments. Raises :class:`MarkupError`."""
+def tokens(markup: str) -> list[Token]:
+    """*markup* as tokens with their source offsets. Raises :class:`MarkupError`."""
     if not _MARKUP_CHARS.intersection(markup):
-        return [Segment("text", markup)] if markup else []  # most text has no markup at all
-    segments: list[Segment] = []
-    buf: list[str] = []
+        return [Token("text", markup, False, 0, len(markup))] if markup else []
+    found: list[Token] = []
     emph = False
     emph_start = 0
     for match in _TOKEN.finditer(markup):
-        kind, value = match.lastgroup, match.group()
+        kind, value, start = match.lastgroup, match.group(), match.start()
         if kind == "text" or kind == "backslash":
-            buf.append(value)
+            found.append(Token("text", value, emph, start, match.end()))
         elif kind == "escape":
-            buf.append(value[1])
+            found.append(Token("text", value[1], emph, start, match.end()))
         elif kind == "math":
-            _flush(segments, buf, emph)
-            segments.append(Segment("math", value[1:-1], emph))
+            found.append(Token("math", value[1:-1], emph, start, match.end()))
         elif kind == "dollar":
-            raise MarkupError("unclosed '$' (inline math)", match.start())
+            raise MarkupError("unclosed '$' (inline math)", start)
         else:  # a star toggles emphasis
-            _flush(segments, buf, emph)
-            emph, emph_start = not emph, match.start()
+            emph, emph_start = not emph, start
     if emph:
         raise MarkupError("unclosed '*' (emphasis)", emph_start)
-    _flush(segments, buf, emph)
-    return _merge(segments)
+    return found
 
 
-def _flush(segments: list[Segment], buf: list[str], emph: bool) -> None:
-    if buf:
-        segments.append(Segment("text", "".join(buf), emph))
-        buf.clear()
+def parse(markup: str) -> list[Segment]:
+    """*markup* as text and math segments (:func:`tokens`, merged). Raises :class:`MarkupError`."""
+    if not _MARKUP_CHARS.intersection(markup):
+        return [Segment("text", markup)] if markup else []  # most text has no markup at all
+    return _merge([Segment(t.kind, t.value, t.emph) for t in tokens(markup)])
 
 
-def math_end(markup: str, start: int) -> int:
-    """Index of the ``$`` closing the math that opened just before *start*; -1 if none."""
-    i = start
-    while i < len(markup):
-        if markup[i] == "\\":
-            i += 2
-            continue
-        if markup[i] == "$":
-            return i
-        i += 1
-    return -1
+def can_be_math(value: str) -> bool:
+    """True when ``$value$`` reads back as one math segment holding *value*."""
+    return _MATH.fullmatch("$" + value + "$") is not None
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:
@@ -110,12 +136,7 @@ def _merge(segments: list[Segment]) -> list[Segment]:
 
 def escape(text: str) -> str:
     """Plain text → markup that :func:`to_plain` turns back into *text* exactly."""
-    out = []
-    for ch in text:
-        if ch in "\\$*":
-            out.append("\\")
-        out.append(ch)
-    return "".join(out)
+    return _NEEDS_ESCAPE.sub(r"\\\g<0>", text)
 
 
 def from_segments(segments: Iterable[Segment]) -> str:

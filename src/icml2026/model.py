@@ -87,8 +87,13 @@ class Pages:
     first: int
     last: int
 
+    def as_text(self, dash: str = "\u2013") -> str:
+        """``first<dash>last``, or the one page: each format passes its own dash
+        (BibTeX ``--``, CSL and Zotero ``-``, people an en dash)."""
+        return f"{self.first}{dash}{self.last}" if self.last != self.first else str(self.first)
+
     def __str__(self) -> str:
-        return f"{self.first}–{self.last}" if self.last != self.first else str(self.first)
+        return self.as_text()
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,15 +39,13 @@ from operator import add
 from urllib.parse import parse_qs, urlsplit
 
 from .model import Paper
+from .text import COMBINING_MARKS, EXTRA_LETTERS
 
 PAPER, PERSON = "\x00", "\x01"  # separators in a field's string
 _PUNCT, _UMLAUT = "\x02", "\x03"  # marks while folding: a word break; the dots of ä, ö, ü
 _CONTROL = re.compile("[\x00-\x03]")
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_COMBINING = re.compile(f"[{COMBINING_MARKS}]+")
 _NON_ASCII = re.compile("[^\x00-\x7f]+")
-# Letters NFKD does not decompose, as a reader types them.
-_EXTRA_FOLD = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "þ": "th",
-               "æ": "ae", "œ": "oe", "ŋ": "n"}
 _ASCII_MARKS = bytes.maketrans(  # letters, digits, separators and marks stay
     bytes(range(4, 128)),
     bytes(c if chr(c).isalnum() else 0x20 if chr(c).isspace() else 2 for c in range(4, 128)),
@@ -93,7 +91,7 @@ def _fold_run(run: str, umlauts: bool) -> str:
         for vowel in "aouAOU":
             text = text.replace(vowel + "\u0308", vowel + _UMLAUT)
     text = _COMBINING.sub("", text).casefold()
-    folded = "".join(_EXTRA_FOLD.get(c) or (c if c.isascii() or c.isalnum() else
+    folded = "".join(EXTRA_LETTERS.get(c) or (c if c.isascii() or c.isalnum() else
                                             " " if c.isspace() else _PUNCT) for c in text)
     if len(_RUNS[umlauts]) < 10_000:  # bounded: queries cannot grow it without limit
         _RUNS[umlauts][run] = folded

@@ -1,12 +1,21 @@
-"""Small text utilities shared by keys, collections and exporters (standard library only).
+"""Small text utilities shared by keys, collections, matching and exporters (standard library only).
 
-Search folds by its own, wider rules (:mod:`icml2026.search`); these stay as they are
-because citation keys are derived from them.
+Search folds by its own, faster path (:mod:`icml2026.search`) with the same letter table;
+``strip_accents`` and ``fold`` stay as they are because citation keys are derived from them.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
+
+# Letters NFKD does not decompose, folded as a reader types them (keys: case-folded letters).
+EXTRA_LETTERS = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "þ": "th",
+                 "æ": "ae", "œ": "oe", "ŋ": "n"}
+COMBINING_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_COMBINING = re.compile(f"[{COMBINING_MARKS}]+")
+_EXTRA = str.maketrans(EXTRA_LETTERS)
+_WORD = re.compile(r"[^\W_]+")
 
 
 def strip_accents(text: str) -> str:
@@ -18,3 +27,13 @@ def strip_accents(text: str) -> str:
 def fold(text: str) -> str:
     """Case- and accent-insensitive form used for ASCII keys."""
     return strip_accents(text).casefold()
+
+
+def folded_words(text: str) -> list[str]:
+    """The words of plain *text*, compared loosely: case, accents and punctuation dropped,
+    ``ø``/``ł``/``æ``… as their base letters, ``&`` as "and" (how two copies of a title or
+    a name are compared: ``fix`` matching, Zotero adoption)."""
+    text = text.replace("&", " and ").casefold()
+    if not text.isascii():
+        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text).translate(_EXTRA))
+    return _WORD.findall(text)

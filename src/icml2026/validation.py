@@ -67,8 +67,6 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 _C1_OR_DEL = re.compile("[\x7f-\x9f]")  # the Cc characters JSON text may hold unescaped
 _ESCAPE_NOT_QUOTE = re.compile(r'\\[^"/]')  # after removing escaped backslashes
 _NOT_BRACE = re.compile("[^{}]+")
-# The tokens of markup.parse that can hold '$' or '*' without being markup errors.
-_MATH_OR_ESCAPE = re.compile(r"\\[\\$*%]|\$(?:\\.|[^\\$])*\$", re.DOTALL)
 _BRACE_STEP = {"{": 1, "}": -1}
 PROCEEDINGS_DATES = ("start_date", "end_date", "published")
 
@@ -230,7 +228,7 @@ def markup_problems(text: str) -> Iterator[str]:
 
 
 def _suspect_markup(text: str) -> bool:
-    rest = _MATH_OR_ESCAPE.sub("", text) if "$" in text or "\\" in text else text
+    rest = markup.MATH_OR_ESCAPE.sub("", text) if "$" in text or "\\" in text else text
     return "$" in rest or rest.count("*") % 2 == 1
 
 

@@ -187,8 +187,7 @@ def _name_field(value: str, ascii_only: bool) -> str:
 def _pages(paper: Paper) -> str | None:
     if paper.pages is None:
         return None
-    first, last = paper.pages.first, paper.pages.last
-    return _braced(f"{int(first)}--{int(last)}" if last != first else str(int(first)))
+    return _braced(paper.pages.as_text("--"))
 
 
 def _proceedings_tail(paper: Paper, ascii_only: bool) -> list[tuple[str, str]]:

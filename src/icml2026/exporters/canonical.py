@@ -13,11 +13,13 @@ tests/test_exports_golden.py proves it (golden bytes over the volume; json.dumps
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from json.encoder import encode_basestring
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import SCHEMA_VERSION, Paper, Person, Proceedings, Source
+
+T = TypeVar("T")
 
 # The C encoder behind json.dumps(..., ensure_ascii=False, separators=(",", ":")), without sort_keys.
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
@@ -217,32 +219,49 @@ def pretty(value: Any, indent: str) -> str:
     return json.dumps(value)  # floats, null: as json writes them
 
 
-def _proceedings_cache(include: bool) -> Any:
-    """``{id(proceedings): (proceedings, its sorted dict)}``: the volume's facts, converted once per export."""
-    cache: dict[int, tuple[Proceedings, Any]] = {}
+def once_per_proceedings(convert: Callable[[Proceedings], T]) -> Callable[[Paper], T]:
+    """``paper → convert(paper.proceedings)``, converting each volume once per export.
 
-    def get(paper: Paper) -> Any:
-        if not include:
-            return None
+    Papers share their :class:`Proceedings` object, so the cache is keyed by identity
+    (and keeps the object, so that an id is never reused by another one meanwhile).
+    """
+    cache: dict[int, tuple[Proceedings, T]] = {}
+
+    def get(paper: Paper) -> T:
         proc = paper.proceedings
         hit = cache.get(id(proc))
         if hit is None or hit[0] is not proc:
-            hit = cache[id(proc)] = (proc, sorted_proceedings(proc))
+            hit = cache[id(proc)] = (proc, convert(proc))
         return hit[1]
     return get
 
 
-def render_json(papers: Iterable[Paper], *, include_proceedings: bool = False, **_: Any) -> Iterator[str]:
-    proceedings = _proceedings_cache(include_proceedings)
-    seen: dict[int, tuple[Source, dict[str, str]]] = {}
+def _proceedings_of(include: bool) -> Callable[[Paper], Any]:
+    return once_per_proceedings(sorted_proceedings) if include else lambda paper: None
+
+
+def json_array(members: Iterable[str]) -> Iterator[str]:
+    """A JSON array of encoded *members* as ``json.dumps(indent=2)`` lays it out.
+
+    Each member comes indented by two spaces (its own lines by four, and so on);
+    an empty array is ``[]``.  The JSON and CSL-JSON exporters stream through this.
+    """
     yield "["
-    for n, paper in enumerate(papers):
-        yield ("," if n else "") + "\n  " + pretty(sorted_record(paper, proceedings(paper), seen), "  ")
-    yield "\n]\n" if papers else "]\n"
+    empty = True
+    for member in members:
+        yield ("\n" if empty else ",\n") + member
+        empty = False
+    yield "]\n" if empty else "\n]\n"
+
+
+def render_json(papers: Iterable[Paper], *, include_proceedings: bool = False, **_: Any) -> Iterator[str]:
+    proceedings = _proceedings_of(include_proceedings)
+    seen: dict[int, tuple[Source, dict[str, str]]] = {}
+    yield from json_array("  " + pretty(sorted_record(paper, proceedings(paper), seen), "  ") for paper in papers)
 
 
 def render_jsonl(papers: Iterable[Paper], *, include_proceedings: bool = False, **_: Any) -> Iterator[str]:
-    proceedings = _proceedings_cache(include_proceedings)
+    proceedings = _proceedings_of(include_proceedings)
     seen: dict[int, tuple[Source, dict[str, str]]] = {}
     for paper in papers:
         yield _dumps_compact(sorted_record(paper, proceedings(paper), seen)) + "\n"

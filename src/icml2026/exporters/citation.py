@@ -320,11 +320,20 @@ def _render_one(item: Any, in_text: bool, loaded: Any, document: _Document | Non
                 loaded.root.render_state = None
             marked = str(rendered[0]) if rendered else ""
             names = state.first_names if state is not None else None
-    except UsageError:
-        raise
     except Exception as exc:
+        if not _raised_in_citeproc(exc):
+            raise  # our own code failed: a bug to report, not a problem of the style
         raise UsageError(f"citeproc-py cannot format this style: {type(exc).__name__}: {exc}") from None
     return marked, names
+
+
+def _raised_in_citeproc(exc: BaseException) -> bool:
+    """True when *exc* comes from citeproc-py's own code (a style it cannot run), not from ours."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    module = str(tb.tb_frame.f_globals.get("__name__", "")) if tb is not None else ""
+    return module == "citeproc" or module.startswith("citeproc.")
 
 
 def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", output_format: str = "text",

@@ -41,7 +41,7 @@ from typing import Any
 
 from .. import markup
 from ..model import Paper, Person, Proceedings
-from .canonical import pretty
+from .canonical import json_array, once_per_proceedings, pretty
 from .plain import plain_text
 
 CSL_TYPE = "paper-conference"
@@ -58,32 +58,6 @@ NOCASE_CLOSE = "</span>"
 def literal(text: str) -> str:
     """Plain *text* as a CSL string that no processor reads as markup."""
     return _CSL_TAG.sub("<" + WORD_JOINER, text) if "<" in text else text
-
-
-def _source_positions(source: str, segments: list[markup.Segment]) -> Iterator[tuple[markup.Segment, list[int]]]:
-    """Each segment with the index in *source* of each of its characters.
-
-    ``markup.parse`` decides what the segments are; this only aligns them with
-    the source so that ``title_protect`` ranges (source indices) can be applied.
-    Math segments get the indices of their ``$…$`` span.
-    """
-    pos = 0
-    for seg in segments:
-        while pos < len(source) and source[pos] == "*":
-            pos += 1  # emphasis toggles produce no character
-        if seg.kind == "math":
-            span = list(range(pos, pos + len(seg.value) + 2))
-            pos += len(seg.value) + 2
-            yield seg, span
-            continue
-        indices = []
-        for ch in seg.value:
-            while source[pos] == "*":
-                pos += 1
-            indices.append(pos)
-            escaped = source[pos] == "\\" and pos + 1 < len(source) and source[pos + 1] in markup.ESCAPABLE
-            pos += 2 if escaped and source[pos + 1] == ch else 1
-        yield seg, indices
 
 
 def _protected(index: int, ranges: Sequence[tuple[int, int]]) -> bool:
@@ -124,14 +98,16 @@ def _runs(source: str, protect: Sequence[tuple[int, int]]) -> list[tuple[str, bo
         else:
             runs.append((text, emph, nocase))
 
-    for seg, indices in _source_positions(source, markup.parse(source)):
-        if seg.kind == "math":
-            add(literal(f"${seg.value}$"), seg.emph, True)  # math is never re-cased
+    for token in markup.tokens(source):
+        if token.kind == "math":
+            add(literal(f"${token.value}$"), token.emph, True)  # math is never re-cased
             continue
-        for offset, (ch, index) in enumerate(zip(seg.value, indices)):
-            if ch == "<" and _CSL_TAG.match(seg.value, offset):
+        # A tag cannot span tokens: the characters after its '<' are letters and '/', and a
+        # text token ends only before an escape, math or '*', none of which a tag holds.
+        for offset, (ch, index) in enumerate(zip(token.value, token.offsets())):
+            if ch == "<" and _CSL_TAG.match(token.value, offset):
                 ch += WORD_JOINER  # decided per character: a run boundary may split the tag
-            add(ch, seg.emph, _protected(index, protect))
+            add(ch, token.emph, _protected(index, protect))
     return runs
 
 
@@ -260,7 +236,7 @@ def _paper_pairs(paper: Paper, abstract: bool | None) -> tuple[Pairs, Pairs, Pai
         ("author", [csl_name(a) for a in paper.authors] or None),
     ]
     middle: Pairs = [
-        ("page", f"{pages.first}-{pages.last}" if pages else None),
+        ("page", pages.as_text("-") if pages else None),
         ("page-first", str(pages.first) if pages else None),
     ]
     tail: Pairs = [
@@ -346,6 +322,12 @@ def _custom_text(paper: Paper) -> str:
     return "{\n      " + ",\n      ".join(parts) + "\n    }"
 
 
+def _proceedings_lines(proc: Proceedings) -> tuple[list[str], list[str]]:
+    """The member lines of :func:`_proceedings_pairs`, rendered once per volume."""
+    before, after = _proceedings_pairs(proc)
+    return _members(before), _members(after)
+
+
 def _item_text(paper: Paper, abstract: bool | None, before: list[str], after: list[str]) -> str:
     """``to_csl(paper)`` as ``json.dumps(indent=2)`` writes it inside the array, built directly.
 
@@ -363,7 +345,7 @@ def _item_text(paper: Paper, abstract: bool | None, before: list[str], after: li
     lines += before
     pages = paper.pages
     if pages:
-        lines.append(f'    "page": "{pages.first}-{pages.last}"')
+        lines.append(f'    "page": "{pages.as_text("-")}"')
         lines.append(f'    "page-first": "{pages.first}"')
     lines += after
     if paper.identifiers.doi is not None:
@@ -385,13 +367,5 @@ def render_csl_json(papers: Iterable[Paper], *, abstract: bool | None = None, **
     spaces, written without the pure-Python indenting encoder (43% of the time
     it took), and with the proceedings' variables rendered once per volume.
     """
-    shared: dict[int, tuple[Proceedings, list[str], list[str]]] = {}
-    yield "["
-    for n, paper in enumerate(papers):
-        proc = paper.proceedings
-        cached = shared.get(id(proc))
-        if cached is None or cached[0] is not proc:
-            before, after = _proceedings_pairs(proc)
-            cached = shared[id(proc)] = (proc, _members(before), _members(after))
-        yield ("," if n else "") + "\n" + _item_text(paper, abstract, cached[1], cached[2])
-    yield "\n]\n" if papers else "]\n"
+    lines = once_per_proceedings(_proceedings_lines)
+    yield from json_array(_item_text(paper, abstract, *lines(paper)) for paper in papers)

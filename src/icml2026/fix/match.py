@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -39,6 +38,7 @@ from functools import cache
 from ..latex import decode_plain
 from ..markup import to_plain
 from ..model import Paper, Person
+from ..text import folded_words
 from .scan import Block
 
 # Entry types that can cite a paper; theses, books, proceedings … are never rewritten.
@@ -49,10 +49,6 @@ MIN_PART_WORDS = 3  # a title part that stands for the whole title needs at leas
 CLOSE_DICE = 0.8  # word-set similarity from which a non-matching title is reported as close
 EARLIEST_YEAR, LATEST_YEAR = 2024, 2026
 
-_EXTRA_LETTERS = str.maketrans({"ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "đ": "d", "Đ": "d", "æ": "ae",
-                                "Æ": "ae", "œ": "oe", "Œ": "oe", "ı": "i", "ß": "ss", "þ": "th"})
-_WORD = re.compile(r"[^\W_]+")
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 # Where a title splits into parts: a colon, a question mark, a spaced dash (a dash between
 # words without spaces is a hyphen: "Transport–Guided").
 _PARTS = re.compile(r"\s*(?::|\?(?=\s))\s*|\s+(?:[\u2013\u2014]|-{1,3})\s+")
@@ -78,14 +74,6 @@ _LINK_FIELDS = ("url", "howpublished", "note", "pdf", "eprint", "journal", "doi"
 
 # --------------------------------------------------------------------------- folding
 
-def fold_words(text: str) -> list[str]:
-    """The words of *text* (plain Unicode): accents and case folded, punctuation dropped."""
-    text = text.replace("&", " and ")
-    if not text.isascii():
-        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text.translate(_EXTRA_LETTERS)))
-    return _WORD.findall(text.casefold())
-
-
 def latex_plain(value: str) -> str:
     """A BibTeX value as plain text: LaTeX decoded only when it has commands (speed)."""
     if "\\" in value:
@@ -108,8 +96,8 @@ class TitleKeys:
 
 
 def title_keys(plain: str) -> TitleKeys:
-    words = fold_words(plain)
-    pieces = [p for p in (fold_words(p) for p in _PARTS.split(plain)) if p] if _PARTS.search(plain) else [words]
+    words = folded_words(plain)
+    pieces = [p for p in (folded_words(p) for p in _PARTS.split(plain)) if p] if _PARTS.search(plain) else [words]
     parts = tuple(sorted("".join(p) for p in pieces)) if len(pieces) > 1 else ()
     first = "".join(pieces[0]) if len(pieces) > 1 and len(pieces[0]) >= MIN_PART_WORDS else None
     unprefixed = None
@@ -122,8 +110,8 @@ def title_keys(plain: str) -> TitleKeys:
 def family_keys(person: Person) -> frozenset[str]:
     """Folded forms of a package author's family name (with and without particle, last word)."""
     family = person.family or person.literal or person.given or ""
-    words = fold_words(family)
-    keys = {"".join(words), "".join(fold_words(person.particle or "") + words)}
+    words = folded_words(family)
+    keys = {"".join(words), "".join(folded_words(person.particle or "") + words)}
     if words:
         keys.add(words[-1])
     return frozenset(k for k in keys if k)
@@ -140,10 +128,10 @@ def entry_name_keys(name: str) -> frozenset[str]:
     plain = latex_plain(name)
     depth0 = _split_comma(plain)
     if len(depth0) > 1:
-        words = fold_words(depth0[0])
+        words = folded_words(depth0[0])
         keys = {"".join(words), words[-1] if words else ""}
     else:
-        words = fold_words(plain)
+        words = folded_words(plain)
         keys = {"".join(words[i:]) for i in range(1, len(words))} | set(words[:1]) | set(words[-1:])
     return frozenset(k for k in keys if k)
 
@@ -412,7 +400,7 @@ class Matcher:
         """Why the entry is another publication than the ICML 2026 paper, or None."""
         for name in ("booktitle", "journal", "journaltitle", "eventtitle"):
             # Without arXiv ids, whose first digits ("2001.01234") would read as a year.
-            venue = " ".join(fold_words(_ARXIV_ID.sub(" ", latex_plain(entry.get(name)))))
+            venue = " ".join(folded_words(_ARXIV_ID.sub(" ", latex_plain(entry.get(name)))))
             if venue and (_BAD_VENUE.search(venue) or not _OK_VENUE.search(venue)):
                 return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
         if arxiv_known:  # a preprint may be of any year; its id is the evidence

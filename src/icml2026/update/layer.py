@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
-from ..model import Paper, Person, Source
+from ..model import Pages, Paper, Person, Source
 from .paths import ENV_DIR, PROCEEDINGS, active_layer, data_folder, layer_path
 
 __all__ = [
@@ -215,7 +215,7 @@ def shown_value(pointer: str, value: Any) -> str:
     if pointer == "/authors":
         return "; ".join(Person.from_dict(a).display for a in value)
     if pointer == "/pages":
-        return f"{value['first']}–{value['last']}"
+        return Pages(value["first"], value["last"]).as_text()
     if pointer == "/title_protect":
         return ", ".join(f"[{a}, {b})" for a, b in value)
     if isinstance(value, bool):

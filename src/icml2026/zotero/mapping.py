@@ -16,13 +16,13 @@ import base64
 import hashlib
 import json
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..markup import to_plain
 from ..model import Paper, Person
+from ..text import folded_words
 
 ITEM_TYPE = "conferencePaper"
 TAG = "ICML 2026"
@@ -93,9 +93,7 @@ def owned_values(paper: Paper) -> dict[str, Any]:
     proc = paper.proceedings
     creators = [creator(p, "author") for p in paper.authors]
     creators += [creator(p, "editor") for p in proc.editors]
-    pages = f"{paper.pages.first}-{paper.pages.last}" if paper.pages else ""
-    if paper.pages and paper.pages.first == paper.pages.last:
-        pages = str(paper.pages.first)
+    pages = paper.pages.as_text("-") if paper.pages else ""
     return {
         # Stripped: a server that trims values must not look like a user edit.
         "title": to_plain(paper.title).strip() if paper.title else "",
@@ -363,11 +361,18 @@ _PMLR_URL = re.compile(r"^(?:https?://)?proceedings\.mlr\.press/v(\d+)/([\w-]+?)
                        re.IGNORECASE)
 
 
-def normal_title(text: str) -> str:
+# Zotero's rich text in titles (what its editor writes for italics and the like).
+_ZOTERO_TAG = re.compile(r"</?(?:i|b|sub|sup|sc|span)\b[^<>]*>", re.IGNORECASE)
+
+
+def normal_title(plain: str) -> str:
     """Case, accents, punctuation and spacing removed: how two copies of a title are compared."""
-    folded = unicodedata.normalize("NFKD", to_plain(text)).casefold()
-    words = "".join(ch if ch.isalnum() else " " for ch in folded if not unicodedata.combining(ch))
-    return " ".join(words.split())
+    return " ".join(folded_words(plain))
+
+
+def item_title(data: Mapping[str, Any]) -> str:
+    """An item's title as plain text: Zotero's tags dropped; ``$`` and ``*`` are just characters."""
+    return _ZOTERO_TAG.sub("", str(data.get("title") or ""))
 
 
 def paper_identity(paper: Paper) -> dict[str, str]:
@@ -377,8 +382,8 @@ def paper_identity(paper: Paper) -> dict[str, str]:
         found["openreview"] = paper.identifiers.openreview
     if paper.identifiers.pmlr and paper.proceedings.volume is not None:
         found["pmlr"] = f"v{paper.proceedings.volume}/{paper.identifiers.pmlr}"
-    if paper.title and normal_title(paper.title):
-        found["title"] = normal_title(paper.title)
+    if paper.title and (title := normal_title(to_plain(paper.title))):
+        found["title"] = title
     return found
 
 
@@ -394,7 +399,7 @@ def item_identity(data: Mapping[str, Any]) -> set[tuple[str, str]]:
             found.add(("openreview", match.group(1)))
         if match := _PMLR_URL.match(url):
             found.add(("pmlr", f"v{match.group(1)}/{match.group(2)}"))
-    title = normal_title(str(data.get("title") or ""))
+    title = normal_title(item_title(data))
     if title:
         found.add(("title", title))
     return found
