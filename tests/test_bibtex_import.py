@@ -285,7 +285,9 @@ def test_imported_records_export_like_packaged_ones():
 
 def test_broken_entries_are_reported_and_the_rest_kept():
     result = read_bibtex_report(BROKEN)
-    assert sorted(p.identifiers.pmlr for p in result.papers) == ["good26a", "good26b"]
+    assert sorted(p.id for p in result.papers) == ["pmlr-v306-good26a", "pmlr-v306-good26b"]
+    # Entries are missing, so PMLR's volume-wide numbering cannot be applied: no PMLR id is claimed.
+    assert all(p.identifiers.pmlr is None and "cannot be derived" in p.notes[-1] for p in result.papers)
     lines = BROKEN.split("\n")
     reported = {(p.key, p.line) for p in result.problems}
     expected_keys = ["broken26", "badpages26", "good26a"]
@@ -294,6 +296,21 @@ def test_broken_entries_are_reported_and_the_rest_kept():
         assert lines[line - 1].startswith("@InProceedings{" + key)
     reasons = " ".join(p.reason for p in result.problems)
     assert "brace" in reasons and "pages" in reasons and "duplicate" in reasons
+
+
+def test_a_pmlr_file_not_from_page_one_claims_no_pmlr_id():
+    """The source key (abbas26) is not PMLR's published id (abbas26a): it is left out, with a note."""
+    volume = (SHARED / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
+    header, *entries = volume.split("\n@")
+    whole_start = read_bibtex_report(header + "\n@" + "\n@".join(entries[:3]))
+    assert [p.identifiers.pmlr for p in whole_start.papers] == ["abas26a", "abbadi26a", "abbas26a"]
+    assert all(p.provenance["/identifiers/pmlr"] == "derived" for p in whole_start.papers)
+    middle = read_bibtex_report(header + "\n@" + "\n@".join(entries[2:4]))
+    assert [p.id for p in middle.papers] == ["pmlr-v306-abbas26", "pmlr-v306-abbasi26"]
+    for paper in middle.papers:
+        assert paper.identifiers.pmlr is None and "/identifiers/pmlr" not in paper.provenance
+        assert "cannot be derived" in paper.notes[-1] and paper.provenance["/notes"] == "derived"
+    assert not middle.problems  # each record passed validation on import
 
 
 def test_cli_import_jsonl_files_and_exit_status(tmp_path):

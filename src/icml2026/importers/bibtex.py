@@ -349,8 +349,9 @@ def _published_pmlr_ids(ctx: _Context, papers: list[tuple[Paper, RawEntry]]) -> 
     PMLR does not publish a paper under its source key (``abas26``): its site builder
     numbers each first author's papers in file order (:mod:`icml2026.pmlr`).  The rule
     can be applied only to the volume from its first page on (page ranges contiguous
-    from 1, as in the volume file and any prefix of it); other selections keep their
-    keys as ids.
+    from 1, as in the volume file and any prefix of it).  Other selections keep their
+    keys as record ids, but not as PMLR ids: the source key is not the published id, so
+    ``identifiers.pmlr`` stays absent and a note says why.
     """
     from dataclasses import replace
 
@@ -358,25 +359,42 @@ def _published_pmlr_ids(ctx: _Context, papers: list[tuple[Paper, RawEntry]]) -> 
 
     header = ctx.header
     numbered = [(p, e) for p, e in papers if p.identifiers.pmlr and not PUBLISHED_KEY.fullmatch(e.key or "")]
-    if header is None or not header.id.startswith("pmlr-v") or not numbered or not _from_first_page(numbered):
+    if header is None or not header.id.startswith("pmlr-v") or not numbered:
         return papers
     published = header.published or ""
     year = int(published[:4]) if published[:4].isdigit() else header.year
-    with_author = [(p, e) for p, e in numbered if p.authors]
-    if year is None or len(with_author) != len(numbered):
-        return papers
-    ids = dict(zip((id(p) for p, _ in numbered),
-                   assign_ids([p.authors[0].family or p.authors[0].literal or "" for p, _ in numbered], year)))
+    ids: dict[int, str] = {}
+    if _from_first_page(numbered) and year is not None and all(p.authors for p, _ in numbered):
+        ids = dict(zip((id(p) for p, _ in numbered),
+                       assign_ids([p.authors[0].family or p.authors[0].literal or "" for p, _ in numbered], year)))
+    numbered_ids = {id(p) for p, _ in numbered}
     out = []
     for paper, entry in papers:
         new = ids.get(id(paper))
-        if new is None or not PMLR_ID.fullmatch(new):
+        if id(paper) in numbered_ids and (new is None or not PMLR_ID.fullmatch(new)):
+            out.append((_without_pmlr_id(paper), entry))
+            continue
+        if new is None:
             out.append((paper, entry))
             continue
         provenance = {**paper.provenance, "/identifiers/pmlr": "derived"}
         out.append((replace(paper, id=f"{header.id}-{new}", alias_keys=(f"{header.id}-{new}",),
                             identifiers=replace(paper.identifiers, pmlr=new), provenance=provenance), entry))
     return out
+
+
+def _without_pmlr_id(paper: Paper) -> Paper:
+    """*paper* without the PMLR id its source key seemed to give, and a note saying why."""
+    from dataclasses import replace
+
+    key = paper.identifiers.pmlr
+    note = (f"PMLR publishes this paper under an id numbered over the whole volume in file order "
+            f"({key}a, {key}b, …); this file does not hold the volume from page 1 on, so the id "
+            f"cannot be derived and is left out (the entry's key, {key}, is not that id).")
+    provenance = {k: v for k, v in paper.provenance.items() if k != "/identifiers/pmlr"}
+    provenance["/notes"] = "derived"
+    return replace(paper, identifiers=replace(paper.identifiers, pmlr=None), notes=(*paper.notes, note),
+                   provenance=provenance)
 
 
 def _from_first_page(papers: list[tuple[Paper, RawEntry]]) -> bool:
