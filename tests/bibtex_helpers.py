@@ -20,6 +20,7 @@ from pybtex.database.input.bibtex import Parser as PybtexParser
 
 from icml2026 import latex
 from icml2026.model import Person
+from icml2026.text import whole_words
 
 _XNAME = re.compile(r"^(family|given|prefix|suffix)=\{")
 
@@ -87,3 +88,14 @@ def as_parsed(person: Person) -> Person:
     if not values.get("family"):
         values["family"], values["given"] = values.get("given"), None
     return Person(**values)
+
+
+def written_protection(title: str, ranges) -> list[tuple[int, int]]:
+    """The protected ranges a title's BibTeX carries: each widened to its whole word, overlaps merged."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(set(whole_words(title, [tuple(r) for r in ranges]))):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

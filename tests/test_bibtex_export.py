@@ -15,7 +15,7 @@ import sys
 import unicodedata
 
 import pytest
-from bibtex_helpers import as_parsed, bibtexparser_entries, people, pybtex_entries
+from bibtex_helpers import as_parsed, bibtexparser_entries, people, pybtex_entries, written_protection
 from pybtex.database import parse_string
 
 import icml2026
@@ -190,7 +190,7 @@ def test_unsafe_math_is_written_as_text(complete):
         paper = dataclasses.replace(complete[0], title=f"T ${value}$", title_protect=())
         entry = parse_bibtexparser(icml2026.export([paper], "bibtex"))[0]
         decoded = latex.decode(entry["title"])
-        assert markup.to_text(decoded) == f"T ${value}$"  # the dollars are literal text now
+        assert markup.parse(decoded) == [markup.Segment("text", f"T ${value}$")]  # literal dollars now
 
 
 def test_verbatim_fields(complete):
@@ -214,7 +214,15 @@ def test_title_protection_ranges_round_trip(complete):
         for paper in protected:
             title, ranges = latex.decode_title(entries[paper.citation_key].fields["title"])
             assert title == paper.title
-            assert ranges == [tuple(r) for r in paper.title_protect]
+            assert ranges == written_protection(paper.title, paper.title_protect)
+
+
+def test_partly_protected_words_are_protected_whole(complete):
+    """PMLR's ``x{LSTM}`` would read "XLSTM" under biblatex's sentence case and pandoc's title case."""
+    paper = dataclasses.replace(complete[0], title="xLSTM meets Monte Carlo", title_protect=((1, 5), (12, 13)))
+    for fmt in FORMATS:
+        fields = parse_pybtex(icml2026.export([paper], fmt))[paper.citation_key].fields
+        assert fields["title"] == "{xLSTM} meets {Monte} Carlo"
 
 
 def test_exporter_import_is_light():
@@ -300,7 +308,8 @@ def test_math_characters_become_math_commands(complete):
     for fmt in FORMATS:
         title = parse_bibtexparser(icml2026.export([paper], fmt))[0]["title"]
         assert "{$\\alpha \\leq \\beta x$}" in title
-        assert markup.to_text(latex.decode(title)).endswith("and $\u4e2d$")  # no math form: literal text
+        last = markup.parse(latex.decode(title))[-1]
+        assert last.kind == "text" and last.value.endswith("and $\u4e2d$")  # no math form: literal text
 
 
 def test_generated_table_is_pylatexencs(complete):

@@ -13,7 +13,15 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from bibtex_helpers import as_parsed, bibtexparser_entries, people, person_from_bibtexparser, pybtex_entries, squeeze
+from bibtex_helpers import (
+    as_parsed,
+    bibtexparser_entries,
+    people,
+    person_from_bibtexparser,
+    pybtex_entries,
+    squeeze,
+    written_protection,
+)
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from pybtex.bibtex.utils import split_name_list
@@ -46,7 +54,7 @@ def test_pybtex_reads_every_record_back(complete, exported):
     for paper in complete:
         fields = entries[paper.citation_key].fields
         title, ranges = latex.decode_title(fields["title"])
-        assert title == paper.title and ranges == [tuple(r) for r in paper.title_protect]
+        assert title == paper.title and ranges == written_protection(paper.title, paper.title_protect)
         assert people(fields["author"], fmt) == [as_parsed(a) for a in paper.authors]
         assert people(fields["editor"], fmt) == [as_parsed(e) for e in paper.proceedings.editors]
         assert fields["pages"] == f"{paper.pages.first}--{paper.pages.last}"
@@ -71,7 +79,8 @@ def test_bibtexparser_reads_every_record_back(complete, exported):
     for paper in complete:
         entry = entries[paper.citation_key]
         assert entry["ENTRYTYPE"] == "inproceedings"
-        assert latex.decode_title(entry["title"]) == (paper.title, [tuple(r) for r in paper.title_protect])
+        assert latex.decode_title(entry["title"]) == (paper.title, written_protection(paper.title,
+                                                                                  paper.title_protect))
         names = [person_from_bibtexparser(n) for n in split_name_list(entry["author"])]
         assert names == [as_parsed(a) for a in paper.authors]
         first, _, last = entry["pages"].partition("--")

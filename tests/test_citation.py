@@ -336,6 +336,23 @@ def test_exporters_import_nothing_heavy() -> None:
     assert run.stdout.strip() == "[]"
 
 
+# -- fix 18: Unicode superscripts in HTML ----------------------------------------------------------
+
+SUPERSCRIPTED = {"id": "sup", "type": "paper-conference", "title": "DR²Seg and UI2Codeᴺ for ℠ ˀ",
+                 "author": [{"family": "Gray", "given": "Ann"}], "issued": {"date-parts": [[2026]]}}
+
+
+def test_fix_superscripts_in_html() -> None:
+    assert "DR<sup>2</sup>Seg and UI2Code<sup>N</sup> for <sup>SM</sup> <sup>\u0294</sup>" in ours(
+        [SUPERSCRIPTED], "apa", "html")[0]
+    assert "DR²Seg and UI2Codeᴺ for ℠ ˀ" in ours([SUPERSCRIPTED], "apa")[0]  # text keeps the characters
+    assert "DR²Seg and UI2Codeᴺ for ℠ ˀ" in ours([SUPERSCRIPTED], "apa", "markdown")[0]
+
+
+def test_fix_superscripts_in_html_is_needed() -> None:
+    assert "DR²Seg and UI2Codeᴺ" in raw_citeproc([SUPERSCRIPTED], "apa", "html")[0]
+
+
 # -- fixes 11-13 and initials (inputs from the real PMLR corpus's shapes) --------------------------
 
 def item(title: str, **extra: object) -> dict:

@@ -137,6 +137,7 @@ def stress_items() -> list[dict]:
         item("apostrophe", "Clark", "Attention's forward pass", author=[{"family": "O'Brien", "given": "Dara"}]),
         item("hyphens", "Davis", "Heterogeneity-aware steering of state-of-the-art models: why warm-up? under shift"),
         item("pages", "Evans", "One-digit first page", page="1-21"),
+        item("superscripts", "Gray", "DR²Seg and UI2Codeᴺ: ℠ and ˀ in <i>x²</i>"),
         item("names", "Foster", "Names", author=[
             {"family": "Berg", "given": "Anna", "non-dropping-particle": "van der"},
             {"family": "Smith", "given": "Alice B.", "suffix": "Jr."},

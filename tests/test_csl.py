@@ -17,7 +17,7 @@ import icml2026
 from icml2026 import markup
 from icml2026.exporters.citeproc_fixes import MARKER_RANGE, M, csl_markup_to_markers
 from icml2026.exporters.csl import WORD_JOINER, _marked_rich_text, _plain_rich_text, rich_text, to_csl, whole_words
-from icml2026.exporters.plain import plain_text
+from icml2026.exporters.plain import plain_text, unicode_math
 from icml2026.model import Person, Proceedings
 
 SCHEMA = json.loads((Path(__file__).parent / "data" / "csl-data.schema.json").read_text(encoding="utf-8"))
@@ -139,7 +139,7 @@ def read_csl(text: str) -> list[tuple[str, bool, bool]]:
 def expected_chars(source: str) -> list[tuple[str, bool]]:
     out = []
     for seg in markup.parse(source):
-        shown = f"${seg.value}$" if seg.kind == "math" else seg.value
+        shown = unicode_math(seg.value) if seg.kind == "math" else seg.value
         out += [(c, seg.emph) for c in shown]
     return out
 
@@ -167,7 +167,7 @@ def test_math_is_never_recased(segments: list[markup.Segment]) -> None:
     chars = read_csl(rich_text(source))
     position = 0
     for seg in markup.parse(source):
-        width = len(seg.value) + 2 if seg.kind == "math" else len(seg.value)
+        width = len(unicode_math(seg.value)) if seg.kind == "math" else len(seg.value)
         if seg.kind == "math":
             assert all(nocase for _, _, nocase in chars[position:position + width])
         position += width

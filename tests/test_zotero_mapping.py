@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from zotero_helpers import SCHEMA_PATH, papers, schema_problems  # noqa: F401
 
 import icml2026
+from icml2026.exporters.plain import plain_text
+from icml2026.markup import to_plain
 from icml2026.zotero import mapping
 
 KEY_RE = re.compile(r"^[23456789ABCDEFGHIJKLMNPQRSTUVWXYZ]{8}$")
@@ -65,7 +67,10 @@ def test_markup_becomes_plain_text(papers):
     marked = [p for p in papers.complete if p.abstract and "$" in p.abstract]
     assert marked, "the seed data has math in some abstract"
     item = mapping.new_item(marked[0], None)
-    assert "$" in item["abstractNote"]   # math kept verbatim, as to_plain does
+    # Math as in the RIS and CSL-JSON exports: Unicode where faithful, else its LaTeX.
+    assert item["abstractNote"] == plain_text(marked[0].abstract).strip() != to_plain(marked[0].abstract).strip()
+    math = dataclasses.replace(marked[0], title="Rates $O(n^2)$ and $\\binom{n}{k}$")
+    assert mapping.new_item(math, None)["title"] == "Rates O(n²) and $\\binom{n}{k}$"
     emph = dataclasses.replace(marked[0], title="A *bold* claim about \\$5")
     assert mapping.new_item(emph, None)["title"] == "A bold claim about $5"
 

@@ -157,12 +157,3 @@ def to_plain(markup: str) -> str:
     """Readable plain text: escapes resolved, emphasis dropped, math kept as ``$…$``."""
     return "".join(f"${s.value}$" if s.kind == "math" else s.value for s in parse(markup))
 
-
-def to_text(markup: str) -> str:
-    """Plain text with nothing added: for round-trip checks of plain strings."""
-    return "".join(s.value for s in parse(markup) if s.kind == "text")
-
-
-def is_plain(markup: str) -> bool:
-    """True when *markup* has no math and no emphasis."""
-    return all(s.kind == "text" and not s.emph for s in parse(markup))

@@ -240,15 +240,6 @@ class _Problems:
             raise DataError(f"{self.first}{more}", (self.first,), self.count)
 
 
-def raise_on_problems(targets: Iterable[str | os.PathLike[str]]) -> None:
-    """Raise a :class:`DataError` (first problem, and how many more) unless every
-    record under *targets* is valid."""
-    from .validation import iter_problems
-
-    problems = _Problems()
-    problems.note(iter_problems(list(targets)))
-    problems.raise_if_any()
-
 def _with_corrections(papers: PaperCollection, corrections: bool | None = None) -> PaperCollection:
     """The packaged *papers* with the user's corrections layer ('icml2026 update') applied."""
     from .update.paths import active_layer  # one stat() when there is no layer

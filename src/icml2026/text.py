@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 # Letters NFKD does not decompose, folded as a reader types them (keys: case-folded letters).
 EXTRA_LETTERS = {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "þ": "th",
@@ -37,3 +38,25 @@ def folded_words(text: str) -> list[str]:
     if not text.isascii():
         text = _COMBINING.sub("", unicodedata.normalize("NFKD", text).translate(_EXTRA))
     return _WORD.findall(text)
+
+
+def whole_words(source: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Case-protected *ranges* of a title widened to whole words (runs of letters and digits).
+
+    PMLR protects single letters (``{M}onte {C}arlo``, ``{O}pen{D}eception``) and parts of
+    words (``sc{CBGM}``, ``x{LSTM}``).  CSL processors treat a nocase boundary inside a word
+    as a word boundary and title-case "MOnte CArlo" (citeproc-js and citeproc-py, measured);
+    BibLaTeX's ``\\MakeSentenceCase`` and pandoc capitalise the unprotected "x" of a leading
+    ``x{LSTM}``.  Protecting the whole word keeps every protected capital and changes nothing
+    else: the unprotected letters of such a word are already as the authors wrote them.  The
+    BibTeX and CSL-JSON exporters both protect these widened ranges.
+    """
+    widened = []
+    for start, end in ranges:
+        start, end = min(start, len(source)), min(end, len(source))
+        while start > 0 and source[start - 1].isalnum():
+            start -= 1
+        while end < len(source) and source[end].isalnum():
+            end += 1
+        widened.append((start, end))
+    return widened

@@ -21,7 +21,9 @@ Conventions:
   its docstring): the ten specials print literally, braces always balance,
   ASCII whitespace collapses to one space, so no value can end an entry, start
   another, or hide text behind ``%``.  Titles carry case protection from
-  ``Paper.title_protect`` and braces around math.
+  ``Paper.title_protect``, widened to whole words as in CSL-JSON
+  (:func:`icml2026.text.whole_words`: ``{QuantumBoost}``, ``{scCBGM}``), and
+  braces around math.
 * ``booktitle``, ``eventtitle`` and ``series`` are names, braced as a whole
   (``{{Proceedings of the 43rd International Conference on Machine Learning}}``):
   biblatex-apa, pandoc and Better BibTeX sentence-case them otherwise.
@@ -77,7 +79,7 @@ from typing import Any
 from ..keys import base_key, unique_key
 from ..latex import encode_char, encode_markup, encode_text, normalize_space, protect, unicode_engine_char
 from ..model import Paper, Person, Proceedings
-from ..text import strip_accents
+from ..text import strip_accents, whole_words
 from . import KEY_STYLES
 
 BIBTEX_FIELDS = (
@@ -169,7 +171,7 @@ def _common_head(paper: Paper, ascii_only: bool) -> list[tuple[str, str]]:
     fields: list[tuple[str, str]] = []
     if paper.title:
         title = encode_markup(paper.title, ascii_only=ascii_only, title=True,
-                              protect_ranges=paper.title_protect)
+                              protect_ranges=whole_words(paper.title, paper.title_protect))
         fields.append(("title", _braced(title)))
     if paper.authors:
         fields.append(("author", _braced(names(paper.authors, ascii_only))))

@@ -346,10 +346,9 @@ def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", ou
     marked = format_items(items, style=style, locale=locale, in_text=in_text)
     if output_format == "text":
         return [(key, to_text(m)) for key, m in marked]
-    entries = [(key, to_html(m)) for key, m in marked]
-    if output_format == "markdown":
-        return [(key, html_to_markdown(h)) for key, h in entries]
-    return entries
+    if output_format == "markdown":  # superscript characters stay characters: no inline HTML for them
+        return [(key, html_to_markdown(to_html(m, superscripts=False))) for key, m in marked]
+    return [(key, to_html(m)) for key, m in marked]
 
 
 def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_format: str = "text",

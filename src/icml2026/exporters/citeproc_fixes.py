@@ -65,6 +65,10 @@ plain citeproc-py still has the defect):
 17. **unsafe parsing**: a ``.csl`` with a DTD (XML bomb, external entity), HTML
     or any non-CSL file is refused with a one-line :class:`StyleError`
     (:func:`parse_style_file`; entity expansion and network off).
+18. **Unicode superscripts in HTML**: citeproc-js's HTML writer prints each of
+    104 superscript characters ("DR²Seg", "UI2Codeᴺ") as ``<sup>`` around its
+    base character ("DR<sup>2</sup>Seg"); citeproc-py prints them as they are.
+    Fix: :func:`to_html` (the text and Markdown outputs keep the characters).
 
 Fixes 3–5, 7, 8, 10, 12 and 13 use citeproc-py's own extension point: CSL elements
 are lxml element classes chosen by a per-parser lookup, so :class:`FixedStyle`
@@ -89,6 +93,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -1038,11 +1043,32 @@ def _markers_to_tags(escaped: str) -> str:
     return MARKER_RANGE.sub("", escaped)
 
 
-def to_html(marked: str) -> str:
-    """HTML: all text escaped first (fix 1), then markers become tags; citeproc-js's margin divs."""
+# The superscript characters citeproc-js's HTML writer turns into <sup> (its CSL.SUPERSCRIPTS,
+# citeproc-js 2.4.63), as code point ranges; each base character is the NFKC form but four.
+_SUPERSCRIPT_RANGES = ((0xAA, 0xAA), (0xB2, 0xB3), (0xB9, 0xBA), (0x2B0, 0x2B8), (0x2C0, 0x2C1),
+                       (0x2E0, 0x2E4), (0x6E5, 0x6E6), (0x1D2C, 0x1D2E), (0x1D30, 0x1D3A),
+                       (0x1D3C, 0x1D4D), (0x1D4F, 0x1D61), (0x2070, 0x2071), (0x2074, 0x207F),
+                       (0x2120, 0x2120), (0x2122, 0x2122), (0x3192, 0x319F))
+_SUPERSCRIPT_BASE = {"\u02c0": "\u0294", "\u02c1": "\u0295", "\u06e5": "\u0648", "\u06e6": "\u064a"}
+_SUPERSCRIPT = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in _SUPERSCRIPT_RANGES) + "]")
+
+
+def _sup(match: re.Match[str]) -> str:
+    ch = match.group()
+    return "<sup>" + (_SUPERSCRIPT_BASE.get(ch) or unicodedata.normalize("NFKC", ch)) + "</sup>"
+
+
+def _html_text(text: str, superscripts: bool) -> str:
+    escaped = html.escape(text, quote=False)
+    return _SUPERSCRIPT.sub(_sup, escaped) if superscripts else escaped
+
+
+def to_html(marked: str, *, superscripts: bool = True) -> str:
+    """HTML: all text escaped first (fix 1), superscript characters as ``<sup>`` (fix 18), then
+    markers become tags; citeproc-js's margin divs."""
     label, rest = _split_left_margin(marked)
-    body = _markers_to_tags(html.escape(rest.strip(), quote=False))
+    body = _markers_to_tags(_html_text(rest.strip(), superscripts))
     if label is None:
         return body
-    label_html = _markers_to_tags(html.escape(label.strip(), quote=False))
+    label_html = _markers_to_tags(_html_text(label.strip(), superscripts))
     return f'<div class="csl-left-margin">{label_html}</div><div class="csl-right-inline">{body}</div>'

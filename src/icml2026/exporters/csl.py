@@ -18,8 +18,11 @@ citeproc-js 2.4.63, the reference processor):
 * The ``title`` is rich text in CSL's HTML-like markup, which CSL processors
   apply to the variables they print and Zotero keeps in titles: ``<i>`` for
   our ``*emphasis*``, ``<span class="nocase">`` for ``Paper.title_protect``
-  ranges (widened to whole words, see :func:`whole_words`) and around
-  ``$math$`` (kept verbatim, so no style re-cases it).
+  ranges (widened to whole words, see :func:`whole_words`) and around math,
+  which is written as the abstract's is (Unicode where it has a faithful form:
+  ``$k$`` → ``k``, ``$\\text{DT}^\\text{2}$`` → ``DT²``; else its LaTeX, ``$…$``
+  included): no CSL processor reads LaTeX, so formatted references would show it
+  raw, and the nocase span keeps every style from re-casing it.
 * The ``abstract`` is plain text (:mod:`.plain`: math in Unicode where it has
   a faithful form): processors do not print it, and its readers — Zotero's
   CSL-JSON import (``abstractNote``), pandoc, citation-js — show markup as
@@ -41,8 +44,9 @@ from typing import Any
 
 from .. import markup
 from ..model import Paper, Person, Proceedings
+from ..text import whole_words
 from .canonical import json_array, once_per_proceedings, pretty
-from .plain import plain_text
+from .plain import plain_text, unicode_math
 
 CSL_TYPE = "paper-conference"
 WORD_JOINER = "\u2060"
@@ -64,27 +68,6 @@ def _protected(index: int, ranges: Sequence[tuple[int, int]]) -> bool:
     return any(start <= index < end for start, end in ranges)
 
 
-def whole_words(source: str, ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """*ranges* widened to whole words (runs of letters and digits).
-
-    PMLR protects single letters (``{M}onte {C}arlo``, ``{O}pen{D}eception``).
-    Both citeproc-js and citeproc-py treat a nocase boundary inside a word as
-    a word boundary and title-case "MOnte CArlo", "OPenDEception" (measured).
-    Protecting the whole word keeps every protected capital and changes
-    nothing else: the unprotected letters of such a word are already as the
-    authors wrote them.
-    """
-    widened = []
-    for start, end in ranges:
-        start, end = min(start, len(source)), min(end, len(source))
-        while start > 0 and source[start - 1].isalnum():
-            start -= 1
-        while end < len(source) and source[end].isalnum():
-            end += 1
-        widened.append((start, end))
-    return widened
-
-
 def _runs(source: str, protect: Sequence[tuple[int, int]]) -> list[tuple[str, bool, bool]]:
     """``(csl_text, emph, nocase)`` runs: maximal stretches sharing both flags."""
     if not protect:
@@ -100,10 +83,11 @@ def _runs(source: str, protect: Sequence[tuple[int, int]]) -> list[tuple[str, bo
 
     for token in markup.tokens(source):
         if token.kind == "math":
-            add(literal(f"${token.value}$"), token.emph, True)  # math is never re-cased
+            add(literal(unicode_math(token.value)), token.emph, True)  # math is never re-cased
             continue
-        # A tag cannot span tokens: the characters after its '<' are letters and '/', and a
-        # text token ends only before an escape, math or '*', none of which a tag holds.
+        # A tag cannot span tokens: what follows its '<' is letters and '/', then a word
+        # boundary, and a text token ends only before a backslash, '$' or '*' (none of them
+        # a letter), so the token holds the whole tag and its boundary reads the same.
         for offset, (ch, index) in enumerate(zip(token.value, token.offsets())):
             if ch == "<" and _CSL_TAG.match(token.value, offset):
                 ch += WORD_JOINER  # decided per character: a run boundary may split the tag
@@ -113,7 +97,7 @@ def _runs(source: str, protect: Sequence[tuple[int, int]]) -> list[tuple[str, bo
 
 def _segment_runs(source: str) -> list[tuple[str, bool, bool]]:
     """:func:`_runs` without protected ranges: whole segments at once (abstracts are long)."""
-    return [(literal(f"${seg.value}$"), seg.emph, True) if seg.kind == "math"
+    return [(literal(unicode_math(seg.value)), seg.emph, True) if seg.kind == "math"
             else (literal(seg.value), seg.emph, False) for seg in markup.parse(source)]
 
 

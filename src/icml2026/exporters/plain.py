@@ -278,7 +278,8 @@ def math_to_unicode(latex: str) -> str | None:
     return text or None
 
 
-def _math_text(value: str) -> str:
+def unicode_math(value: str) -> str:
+    """Math *value* (the LaTeX between the dollars) in Unicode if it has a faithful form, else ``$value$``."""
     unicode = math_to_unicode(value)
     return f"${value}$" if unicode is None else unicode
 
@@ -306,7 +307,7 @@ def plain_text(source: str) -> str:
             return ""
         if token[0] == "\\":
             return token[1]
-        return _math_text(token[1:-1])
+        return unicode_math(token[1:-1])
 
     text = markup.NOT_TEXT.sub(replace, source)
     if bad or stars % 2:
@@ -316,4 +317,4 @@ def plain_text(source: str) -> str:
 
 def plain_text_by_segments(source: str) -> str:
     """:func:`plain_text` through :func:`markup.parse`, segment by segment."""
-    return "".join(_math_text(seg.value) if seg.kind == "math" else seg.value for seg in markup.parse(source))
+    return "".join(unicode_math(seg.value) if seg.kind == "math" else seg.value for seg in markup.parse(source))

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..exporters.plain import plain_text
 from ..markup import to_plain
 from ..model import Paper, Person
 from ..text import folded_words
@@ -96,9 +97,9 @@ def owned_values(paper: Paper) -> dict[str, Any]:
     pages = paper.pages.as_text("-") if paper.pages else ""
     return {
         # Stripped: a server that trims values must not look like a user edit.
-        "title": to_plain(paper.title).strip() if paper.title else "",
+        "title": plain_text(paper.title).strip() if paper.title else "",
         "creators": creators,
-        "abstractNote": to_plain(paper.abstract).strip() if paper.abstract else "",
+        "abstractNote": plain_text(paper.abstract).strip() if paper.abstract else "",
         "proceedingsTitle": proc.booktitle or "",
         "conferenceName": proc.event_title or "",
         "publisher": proc.publisher or "",
