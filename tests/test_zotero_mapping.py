@@ -194,3 +194,15 @@ def test_fingerprints_that_are_not_ours_are_ignored():
         assert mapping.decode_fingerprint(text) is None, text
     assert mapping.decode_fingerprint("2 title=AAAA extra=BBBB") == {
         "title": b"\x00\x00\x00", "extra": b"\x04\x10\x41"}
+
+
+def test_a_hand_typed_title_matches_with_its_math_in_latex_or_unicode(papers):
+    paper = dataclasses.replace(papers.complete[0], title="$\\text{DT}^\\text{2}$: Decision-Targeted Digital Twins")
+    ours = ("title", mapping.paper_identity(paper)["title"])
+    for typed in ("$\\text{DT}^\\text{2}$: Decision-Targeted Digital Twins",  # the PMLR page's citation_title
+                  "DT²: decision-targeted digital twins",                     # as our exports write it
+                  "<i>DT</i>²: Decision-Targeted Digital Twins",              # with Zotero's rich text
+                  "DT2: Decision-Targeted Digital Twins"):                    # ² folds to 2
+        assert ours in mapping.item_identity({"title": typed}), typed
+    assert ours not in mapping.item_identity({"title": "DT3: Decision-Targeted Digital Twins"})
+    assert mapping.item_identity({"title": "Saving 5$ with Q*-learning"}) == {("title", "saving 5 with q learning")}

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exporters.plain import plain_text
-from ..markup import to_plain
+from ..markup import MarkupError
 from ..model import Paper, Person
 from ..text import folded_words
 
@@ -376,6 +376,16 @@ def item_title(data: Mapping[str, Any]) -> str:
     return _ZOTERO_TAG.sub("", str(data.get("title") or ""))
 
 
+def _math_as_unicode(title: str) -> str:
+    """A hand-typed title's ``$…$`` math as we write it (``DT$^2$`` → ``DT²``), if it reads as math."""
+    if "$" not in title:
+        return title
+    try:
+        return plain_text(title)
+    except MarkupError:  # a lone "$": a price, not math
+        return title
+
+
 def paper_identity(paper: Paper) -> dict[str, str]:
     """How an item in a library can be recognised as *paper*'s, strongest first."""
     found = {"id": paper.id}
@@ -383,7 +393,7 @@ def paper_identity(paper: Paper) -> dict[str, str]:
         found["openreview"] = paper.identifiers.openreview
     if paper.identifiers.pmlr and paper.proceedings.volume is not None:
         found["pmlr"] = f"v{paper.proceedings.volume}/{paper.identifiers.pmlr}"
-    if paper.title and (title := normal_title(to_plain(paper.title))):
+    if paper.title and (title := normal_title(plain_text(paper.title))):
         found["title"] = title
     return found
 
@@ -400,7 +410,7 @@ def item_identity(data: Mapping[str, Any]) -> set[tuple[str, str]]:
             found.add(("openreview", match.group(1)))
         if match := _PMLR_URL.match(url):
             found.add(("pmlr", f"v{match.group(1)}/{match.group(2)}"))
-    title = normal_title(item_title(data))
+    title = normal_title(_math_as_unicode(item_title(data)))
     if title:
         found.add(("title", title))
     return found
