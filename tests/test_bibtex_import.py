@@ -311,6 +311,8 @@ def test_a_pmlr_file_not_from_page_one_claims_no_pmlr_id():
     for paper in middle.papers:
         assert paper.identifiers.pmlr is None and "/identifiers/pmlr" not in paper.provenance
         assert "cannot be derived" in paper.notes[-1] and paper.provenance["/notes"] == "derived"
+        source_key = paper.id.removeprefix("pmlr-v306-")
+        assert source_key in paper.alias_keys and paper.id not in paper.alias_keys  # the file's key, cited as is
     assert not middle.problems  # each record passed validation on import
 
 

@@ -393,8 +393,9 @@ def _without_pmlr_id(paper: Paper) -> Paper:
             f"cannot be derived and is left out (the entry's key, {key}, is not that id).")
     provenance = {k: v for k, v in paper.provenance.items() if k != "/identifiers/pmlr"}
     provenance["/notes"] = "derived"
+    # Nor is ``pmlr-v306-abbas26`` a key anyone cites: the alias is the file's own key.
     return replace(paper, identifiers=replace(paper.identifiers, pmlr=None), notes=(*paper.notes, note),
-                   provenance=provenance)
+                   alias_keys=_aliases(key or ""), provenance=provenance)
 
 
 def _from_first_page(papers: list[tuple[Paper, RawEntry]]) -> bool:
