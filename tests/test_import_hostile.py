@@ -9,6 +9,7 @@ written validates and exports without a traceback.
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -319,6 +320,50 @@ def test_output_folder_is_all_or_nothing(tmp_path):
     assert sorted(p.name for p in (tmp_path / "fresh").iterdir()) == ["bibtex-one.json", "bibtex-two.json",
                                                                       "proceedings"]
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no staging folder left
+
+
+def test_a_killed_import_leaves_nothing_the_next_one_does_not_clear(tmp_path):
+    """SIGKILL cannot be caught: the next import into the same place removes the staging folder."""
+    import signal
+    import time
+
+    volume = Path(__file__).resolve().parents[1] / "tools" / "sources" / "corpora" / "pmlr-v306-facts.bib"
+    out = tmp_path / "records"
+    command = [sys.executable, "-m", "icml2026", "import", str(volume), "-o", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    staging: list[Path] = []
+    while process.poll() is None and not staging:  # parsing takes seconds; 6,553 fsynced files more
+        staging = [p for p in tmp_path.iterdir() if p.name.startswith(".records.import-")]
+        time.sleep(0.005)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert staging and staging[0].is_dir() and not out.exists(), "killed while writing its staging folder"
+    small = tmp_path / "small.bib"
+    small.write_text(entry("one"), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "icml2026", "import", str(small), "-o", str(out)],
+                         check=False, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert f"removed {staging[0]}, left by an import that was killed" in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records", "small.bib"]
+
+
+def test_a_staging_folder_that_still_holds_replaced_files_is_kept(tmp_path, capsys):
+    from icml2026.cli.cmd_import import write_folder
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    dead = int(gone.stdout)
+    out = tmp_path / "records"
+    out.mkdir()
+    replacing = out / f".records.import-{dead}-abc123"
+    (replacing / ".replaced").mkdir(parents=True)
+    (replacing / ".replaced" / "bibtex-one.json").write_text("the user's original", encoding="utf-8")
+    running = out / f".records.import-{os.getppid()}-def456"  # a live process: another import
+    running.mkdir()
+    write_folder(parse_string(entry("one")), out, overwrite=True)
+    assert (replacing / ".replaced" / "bibtex-one.json").read_text(encoding="utf-8") == "the user's original"
+    assert running.is_dir() and (out / "bibtex-one.json").is_file()
+    assert "killed while replacing files" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- a generated hostile corpus

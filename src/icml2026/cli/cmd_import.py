@@ -21,8 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "record in DIR/proceedings/). Every record is checked as 'icml2026 validate' checks it. "
         "Entries that cannot be converted are reported on standard error (line, key, reason) and "
         "the exit status is 1; the other entries are still written. With -o, all files are written "
-        "or none, and existing files are never replaced unless --overwrite is given. A progress bar "
-        "is shown when standard error is a terminal.")
+        "or none, and existing files are never replaced unless --overwrite is given; the hidden "
+        "staging folder of an import that was killed is removed by the next import into the same "
+        "place. A progress bar is shown when standard error is a terminal.")
     parser.add_argument("file", metavar="FILE.bib", help="BibTeX file to import ('-' reads standard input)")
     parser.add_argument("-o", "--output", metavar="DIR", help="write one JSON file per record into DIR "
                         "(created if missing; its parent must exist) instead of JSON Lines on standard output")
@@ -105,13 +106,55 @@ def write_folder(result: ImportResult, target: Path, *, overwrite: bool = False)
     return len(files)
 
 
+def _abandoned_staging(where: Path, name: str) -> list[Path]:
+    """Staging folders of earlier imports into *name* whose process no longer runs (SIGKILL,
+    a crash): what ``_write_all`` cannot remove itself.  A running import's folder stays."""
+    import os
+    import re
+
+    pattern = re.compile(rf"\.{re.escape(name)}\.import-([0-9]{{1,10}})-[A-Za-z0-9_]+")
+    found = []
+    try:
+        entries = list(os.scandir(where))
+    except OSError:
+        return []
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match and entry.is_dir(follow_symlinks=False) and not _running(int(match.group(1))):
+            found.append(Path(entry.path))
+    return sorted(found)
+
+
+def _running(pid: int) -> bool:
+    import os
+
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # someone else's process, or a number we cannot ask about: leave it
+    return True
+
+
 def _write_all(target: Path, files: dict[str, str]) -> None:
     import os
     import shutil
     import tempfile
 
     fresh = not target.exists()
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.import-", dir=target.parent if fresh else target))
+    where = target.parent if fresh else target
+    for left in _abandoned_staging(where, target.name):
+        if (left / ".replaced").exists():  # killed while replacing: the originals are only there
+            print(f"icml2026: {_short(left)} was left by an import killed while replacing files; the "
+                  "files it replaced are in its .replaced folder (nothing removed)", file=sys.stderr)
+            continue
+        shutil.rmtree(left, ignore_errors=True)
+        print(f"icml2026: removed {_short(left)}, left by an import that was killed", file=sys.stderr)
+    # The staging folder names its process, so a later import can tell an abandoned one.
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.import-{os.getpid()}-", dir=where))
     moved: list[Path] = []
     saved: list[tuple[Path, Path]] = []  # (copy in staging, original place) of replaced files
     try:
