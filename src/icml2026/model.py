@@ -36,14 +36,21 @@ class Person:
         return cls(**data)
 
     def to_dict(self) -> dict[str, str]:
-        pairs = (
-            ("family", self.family),
-            ("given", self.given),
-            ("particle", self.particle),
-            ("suffix", self.suffix),
-            ("literal", self.literal),
-        )
-        return {k: v for k, v in pairs if v is not None}
+        """The name's parts that are set, keys in sorted order (as the canonical JSON writes them).
+
+        Plain ifs, not a loop: the JSON exporters call this for every author of the volume."""
+        out = {}
+        if self.family is not None:
+            out["family"] = self.family
+        if self.given is not None:
+            out["given"] = self.given
+        if self.literal is not None:
+            out["literal"] = self.literal
+        if self.particle is not None:
+            out["particle"] = self.particle
+        if self.suffix is not None:
+            out["suffix"] = self.suffix
+        return out
 
     @property
     def display(self) -> str:
@@ -71,11 +78,12 @@ class Source:
         return found
 
     def to_dict(self) -> dict[str, str]:
+        """Keys in sorted order, as the canonical JSON writes them."""
         out = {"name": self.name}
-        if self.url is not None:
-            out["url"] = self.url
         if self.retrieved is not None:
             out["retrieved"] = self.retrieved
+        if self.url is not None:
+            out["url"] = self.url
         return out
 
 

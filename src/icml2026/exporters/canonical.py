@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from json.encoder import encode_basestring
 from typing import Any, TypeVar
 
-from ..model import SCHEMA_VERSION, Paper, Person, Proceedings, Source
+from ..model import SCHEMA_VERSION, Paper, Proceedings, Source
 
 T = TypeVar("T")
 
@@ -46,37 +46,13 @@ def _provenance(paper: Paper, absent: list[str]) -> dict[str, str]:
     return {k: v for k, v in sorted(paper.provenance.items()) if k.split("/")[1] not in absent}
 
 
-def _person(person: Person) -> dict[str, str]:
-    out = {}
-    if person.family is not None:
-        out["family"] = person.family
-    if person.given is not None:
-        out["given"] = person.given
-    if person.literal is not None:
-        out["literal"] = person.literal
-    if person.particle is not None:
-        out["particle"] = person.particle
-    if person.suffix is not None:
-        out["suffix"] = person.suffix
-    return out
-
-
-def _source(source: Source) -> dict[str, str]:
-    out = {"name": source.name}
-    if source.retrieved is not None:
-        out["retrieved"] = source.retrieved
-    if source.url is not None:
-        out["url"] = source.url
-    return out
-
-
 def _sources(sources: Any, seen: dict[int, tuple[Source, dict[str, str]]]) -> dict[str, dict[str, str]]:
     out = {}
     for key in sorted(sources):
         source = sources[key]
         hit = seen.get(id(source))
         if hit is None or hit[0] is not source:
-            hit = seen[id(source)] = (source, _source(source))
+            hit = seen[id(source)] = (source, source.to_dict())
         out[key] = hit[1]
     return out
 
@@ -132,7 +108,7 @@ def sorted_record(paper: Paper, proceedings: Any = None,
     else:
         absent.append("alias_keys")
     if paper.authors:
-        out["authors"] = [_person(a) for a in paper.authors]
+        out["authors"] = [a.to_dict() for a in paper.authors]
         out["authors_complete"] = paper.authors_complete
     else:
         absent += ("authors", "authors_complete")

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Container, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass
 
 MAX_INPUT_CHARS = 64 * 1024 * 1024
@@ -196,32 +196,13 @@ def parse_fields(entry: RawEntry, macros: Mapping[str, str],
     if key is None:
         raise FieldError("the entry has no citation key")
     fields: dict[str, str] = {"ENTRYTYPE": head.group(1).lower(), "ID": key.group(1)}
-    pos = key.end()
-    while True:
-        pos = _skip(text, pos)
-        if pos >= body_end:
-            break
-        name_match = _NAME.match(text, pos)
-        if name_match is None:
-            raise FieldError(f"expected a field name at {shown(text[pos:body_end])}")
-        name = name_match.group(0).lower()
-        pos = _skip(text, name_match.end())
-        if text.startswith("=", pos):
-            pos += 1
-        else:
-            raise FieldError(f"expected '=' after field name {shown(name_match.group(0))}")
-        value, pos = _value(text, pos, body_end, macros, name, used is None or name in used)
+    strict = (lambda name: True) if used is None else used.__contains__
+    for name, value in _assignments(text, key.end(), body_end, macros, "field", strict, separated=True):
         if name in fields:
             raise FieldError(f"field {shown(name)} is given twice")
         if len(value) > MAX_FIELD_CHARS:
             raise FieldError(f"field {name} is {len(value)} characters long; at most {MAX_FIELD_CHARS} are read")
         fields[name] = unicodedata.normalize("NFC", value) if not value.isascii() else value
-        pos = _skip(text, pos)
-        if pos >= body_end:
-            break
-        if text[pos] != ",":
-            raise FieldError(f"text after the value of field {name}: {shown(text[pos:body_end])}")
-        pos += 1
     if text[body_end] != closer:
         raise FieldError("the entry does not end with its closing delimiter")
     return fields
@@ -302,19 +283,36 @@ def string_macros(entry: RawEntry, macros: dict[str, str]) -> None:
     head = _HEADER.match(text)
     if head is None or entry.error or entry.leftover:
         raise FieldError(entry.error or entry.leftover or "not an entry")
-    pos, end = head.end(), len(text) - 1
+    for name, value in _assignments(text, head.end(), len(text) - 1, macros, "macro", lambda name: True,
+                                    separated=False):
+        macros[name] = value
+
+
+def _assignments(text: str, pos: int, end: int, macros: Mapping[str, str], what: str,
+                 strict: Callable[[str], bool], *, separated: bool) -> Iterator[tuple[str, str]]:
+    """The ``name = value`` pairs of an entry or ``@string`` from *pos* to *end*, names lower case.
+
+    *what* ("field", "macro") names them in errors; *strict(name)* says whether an undefined
+    macro in that value is an error; *separated*: text between two pairs other than a comma
+    is an error (BibTeX's ``@string`` tolerates a missing comma).
+    """
     while True:
         pos = _skip(text, pos)
         if pos >= end:
             return
         name_match = _NAME.match(text, pos)
         if name_match is None:
-            raise FieldError(f"expected a macro name at {shown(text[pos:end])}")
+            raise FieldError(f"expected a {what} name at {shown(text[pos:end])}")
+        name = name_match.group(0).lower()
         pos = _skip(text, name_match.end())
         if not text.startswith("=", pos):
-            raise FieldError(f"expected '=' after macro name {shown(name_match.group(0))}")
-        value, pos = _value(text, pos + 1, end, macros, name_match.group(0))
-        macros[name_match.group(0).lower()] = value
+            raise FieldError(f"expected '=' after {what} name {shown(name_match.group(0))}")
+        value, pos = _value(text, pos + 1, end, macros, name, strict(name))
+        yield name, value
         pos = _skip(text, pos)
-        if pos < end and text[pos] == ",":
+        if pos >= end:
+            return
+        if text[pos] == ",":
             pos += 1
+        elif separated:
+            raise FieldError(f"text after the value of {what} {name}: {shown(text[pos:end])}")
