@@ -518,3 +518,9 @@ def test_commands_without_a_text_form_are_noted(tmp_path):
     assert paper.notes == ("The entry's title uses \\ourmethod: no text form, left out of the title.",
                            "The entry's abstract uses \\ourtool: no text form, left out of the abstract.")
     assert validate_result(result, tmp_path) == []
+
+
+def test_environment_markers_are_noted_not_dropped_silently():
+    (paper,) = parse_string(entry("env", title="Bad \\end{document} Title")).papers
+    assert paper.title == "Bad Title"
+    assert paper.notes == ("The entry's title uses \\end{document}: no text form, left out of the title.",)

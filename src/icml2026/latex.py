@@ -894,18 +894,27 @@ def _walk_emph(node: Any, out: _MarkupBuilder, l2t: Any, ranges: list[tuple[int,
 
 
 _CONTROL_WORD_USE = re.compile(r"\\([A-Za-z]+)")
+_ENVIRONMENT_NAME = re.compile(r"[ \t]*\{([A-Za-z*]{1,40})\}")
 _INLINE_MATH = re.compile(r"(?<!\\)\$(?:[^$\\]|\\.)*\$", re.DOTALL)
 
 
 def unknown_macros(latex: str) -> list[str]:
-    """Control words outside math that the decoder has no text for (they are left out), in order."""
+    """Control words outside math that the decoder has no text for (they are left out), in order.
+
+    Environment markers count too (``begin{itemize}``): their content is kept, the marker and
+    its environment name are not."""
     if "\\" not in latex:
         return []
     walker_db, l2t = _decoder()
     found = []
-    for match in _CONTROL_WORD_USE.finditer(_INLINE_MATH.sub("", latex)):
+    text = _INLINE_MATH.sub("", latex)
+    for match in _CONTROL_WORD_USE.finditer(text):
         name = match.group(1)
-        if name in ("begin", "end") or name in _BREAK_MACROS or name in _EMPH_DECLARATIONS:
+        if name in ("begin", "end"):
+            environment = _ENVIRONMENT_NAME.match(text, match.end())
+            found.append(name + ("{" + environment.group(1) + "}" if environment else ""))
+            continue
+        if name in _BREAK_MACROS or name in _EMPH_DECLARATIONS:
             continue
         if l2t.latex_context.get_macro_spec(name) is None and walker_db.get_macro_spec(name) is None:
             found.append(name)
