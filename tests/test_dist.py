@@ -51,6 +51,13 @@ def test_check_names_stale_missing_and_extra_files(tmp_path: Path) -> None:
     assert all((folder / p.name).read_bytes() == p.read_bytes() for p in (REPO / "dist-data").iterdir())
 
 
+def test_check_outside_a_checkout_says_there_is_no_folder(tmp_path: Path) -> None:
+    result = dist("--check", cwd=tmp_path)  # no dist-data/ here: not "11 stale files"
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == ("icml2026 dist: dist-data is not a folder; run this in a checkout of icml2026, "
+                             "or name the folder with --dir\n")
+
+
 def test_dist_refuses_a_folder_of_someone_elses_files(tmp_path: Path) -> None:
     from icml2026.dist import write
     from icml2026.errors import OutputError

@@ -25,6 +25,10 @@ def run(args: argparse.Namespace) -> int:
     from ..store import load
 
     folder = Path(args.dir)
+    if args.check and not folder.is_dir():  # before minutes of rendering: nothing to compare with
+        print(f"icml2026 dist: {folder} is not a folder; run this in a checkout of icml2026, "
+              "or name the folder with --dir", file=sys.stderr)
+        return 1
     if not args.check:
         refuse_foreign_files(folder)  # before minutes of rendering, not after
     files = build(load(corrections=False))  # the release's files: never a user's corrections layer
