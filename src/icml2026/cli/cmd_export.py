@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Iterator
 from typing import Any
 
+from ..errors import UsageError
 from ..exporters import FORMATS, KEY_STYLES, OUTPUT_FORMATS
 from ..model import Paper
 from ._common import add_output_option, add_selection_options, emit, select_papers, warn
@@ -20,6 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--format", "-f", default="bibtex", metavar="FORMAT",
                         help="output format (default: bibtex)")
+    parser.add_argument("--all", action="store_true",
+                        help="export the whole volume to a terminal (without a selection, -o FILE "
+                        "or a pipe, export asks for this rather than print thousands of lines)")
     add_selection_options(parser)
     add_output_option(parser)
     bib = parser.add_argument_group("BibTeX and BibLaTeX")
@@ -45,10 +49,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..exporters import get_format, iter_export
 
-    get_format(args.format)  # fail before loading anything
+    spec = get_format(args.format)  # fail before loading anything
+    _refuse_volume_to_terminal(args)
     papers: Any = _streamed(args)
     if papers is None:
         papers = select_papers(args)
+        _refuse_nothing_to_write(papers, spec)
     options = {
         "key_style": args.key_style,
         "abstract": args.abstract,
@@ -59,6 +65,31 @@ def run(args: argparse.Namespace) -> int:
     }
     emit(iter_export(papers, args.format, on_skip=warn, **options), args.output)
     return 0
+
+
+def _refuse_volume_to_terminal(args: argparse.Namespace) -> None:
+    """The whole volume is 100,000 lines or more in any format: on a terminal, with no
+    selection and no output file, that is a mistake far more often than a wish."""
+    import sys
+
+    selected = args.keys is not None or args.query or args.author or args.data
+    to_terminal = not args.output and sys.stdout is not None and sys.stdout.isatty()
+    if to_terminal and not selected and not args.all:
+        raise UsageError("this would print all 6,552 papers to the terminal; write them to a file "
+                         "with -o FILE (or > FILE), select papers with --keys/--query/--author, "
+                         "or pass --all")
+
+
+def _refuse_nothing_to_write(papers: Any, spec: Any) -> None:
+    """A selection whose every paper is skipped (incomplete records in a citable format)
+    would print nothing and exit 0: say why instead."""
+    from ..exporters import split_exportable
+
+    ok, skipped = split_exportable(papers, spec)
+    if not ok and skipped:
+        labels = ", ".join(p.label for p in skipped[:5]) + (" …" if len(skipped) > 5 else "")
+        raise UsageError(f"nothing to write: every selected paper ({labels}) is an incomplete record, "
+                         f"which {spec.name} cannot cite; --format json or jsonl writes it")
 
 
 def _streamed(args: argparse.Namespace) -> Iterator[Paper] | None:
