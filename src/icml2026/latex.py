@@ -341,39 +341,10 @@ def protect(latex: str) -> str:
 
 
 def math_is_safe(value: str, *, ascii_only: bool) -> bool:
-    """Whether ``$value$`` may be written verbatim (see the module docstring)."""
-    if not value.strip() or value.endswith("\\") or "^^" in value:
-        return False
-    if ascii_only and not value.isascii():
-        return False
-    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") and c not in ASCII_SPACE for c in value):
-        return False
-    bibtex_depth = tex_depth = 0
-    i = 0
-    while i < len(value):
-        ch = value[i]
-        if ch == "\\" and i + 1 < len(value):
-            nxt = value[i + 1]
-            if nxt in "{}":
-                bibtex_depth += 1 if nxt == "{" else -1
-            elif nxt in "()[]":
-                return False  # would end or nest math mode
-            if bibtex_depth < 0:
-                return False
-            i += 2
-            continue
-        if ch in "%#&":
-            return False
-        if ch in "{}":
-            step = 1 if ch == "{" else -1
-            bibtex_depth += step
-            tex_depth += step
-            if bibtex_depth < 0 or tex_depth < 0:
-                return False
-        i += 1
-    if bibtex_depth or tex_depth:
-        return False
-    return not any(m.group(1) in UNSAFE_MATH_COMMANDS for m in _CONTROL_WORD.finditer(value))
+    """Whether ``$value$`` may be written verbatim: the whitelist of :mod:`icml2026.tex_safety`."""
+    from .tex_safety import math_is_safe as allowed
+
+    return allowed(value, ascii_only=ascii_only)
 
 
 def math_text(value: str) -> str | None:
