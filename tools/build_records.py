@@ -246,9 +246,7 @@ def volume_records(sources: Path, proc: dict[str, Any]) -> tuple[list[dict[str, 
         # The importer applies PMLR's id rule itself (the whole volume, from page 1).
         assert paper.identifiers.pmlr == pmlr_id, (paper.id, pmlr_id)
         rec = volume_record(paper.to_dict(), pmlr_id, proc)
-        findings += set_code_link(rec, software.get(paper.identifiers.openreview or ""))
-        for rule in curation.RULES:
-            findings += rule(rec)
+        findings += curation.curate_entry(rec, software.get(paper.identifiers.openreview or ""))
         records.append(rec)
     return records, findings
 
@@ -302,25 +300,6 @@ def volume_record(rec: dict[str, Any], pmlr_id: str, proc: dict[str, Any]) -> di
                      "layout and the PMLR id)", "url": rec["links"]["pdf"]},
     }
     return rec
-
-
-def set_code_link(rec: dict[str, Any], value: str | None) -> list[Finding]:
-    if value is None:
-        return []
-    url, why = curation.repair_software(value)
-    if url:
-        rec["links"]["code"] = url
-        rec["links"] = {k: rec["links"][k] for k in sorted(rec["links"])}
-        rec["provenance"]["/links/code"] = "pmlr-bibtex" if why is None else "derived"
-    if why is None:
-        return []
-    action = "repaired" if url else "flagged"
-    verdict = f"imported as {url!r}" if url else "no code link imported"
-    rec.setdefault("notes", []).append(f"Code link: the source's software field reads {value!r}; {why}; "
-                                       f"{verdict}.")
-    rec["provenance"]["/notes"] = "derived"
-    rule = "software: " + ("repaired" if url else "not a URL")
-    return [Finding(rec["id"], "/links/code", action, rule, value)]
 
 
 # --------------------------------------------------------------------------- seed + volume
@@ -409,7 +388,8 @@ def build(sources: Path) -> dict[Path, str]:
         seed.append(paper_record(paper, abstract, proc, facts["retrieved"]))
     volume, findings = volume_records(sources, proc)
     records = merge(seed, volume)
-    protected = sum(bool(curation.protect_proper_nouns(rec)) for rec in records)
+    for rec in seed:
+        findings += curation.protect_case(rec)
     assign_citation_keys(records, read_registry(OUT / "published-keys.tsv"), proc["year"])
     records = [normalised(rec) for rec in records]
     records.sort(key=lambda r: (r.get("citation_key") or r["id"], r["id"]))
@@ -422,7 +402,7 @@ def build(sources: Path) -> dict[Path, str]:
         OUT / "lines.tsv": lines_text(papers_text),
         OUT / "search-index.txt": search_index_text(proc, records),
         OUT / "published-keys.tsv": registry_text(records),
-        DOCS / "data-quality.md": quality_report(findings, protected, records),
+        DOCS / "data-quality.md": quality_report(findings, records),
     }
 
 
@@ -476,7 +456,7 @@ def search_index_text(proc: dict[str, Any], records: list[dict[str, Any]]) -> st
     return Index(list(papers)).to_text()
 
 
-def quality_report(findings: list[Finding], protected: int, records: list[dict[str, Any]]) -> str:
+def quality_report(findings: list[Finding], records: list[dict[str, Any]]) -> str:
     from collections import Counter
 
     counts = Counter((f.rule, f.action) for f in findings)
@@ -489,7 +469,7 @@ def quality_report(findings: list[Finding], protected: int, records: list[dict[s
         "a flagged field is kept (or left out) with a note. `icml2026 show KEY` prints the notes.",
         "",
         f"Records: {len(records)} ({sum(r['status']['state'] == 'complete' for r in records)} complete). "
-        f"Titles given extra case protection for proper nouns: {protected}.",
+        f"Titles given extra case protection: {sum(f.rule == 'title: case protection' for f in findings)}.",
         "",
         "| class | action | records |",
         "|---|---|---|",

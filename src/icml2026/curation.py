@@ -250,4 +250,47 @@ def _is_proper(word: str, title: str, end: int) -> bool:
     return any(word == name and re.match(follow, title[end:]) for name, follow in PROPER_PHRASES)
 
 
+def protect_case(rec: dict[str, Any]) -> list[Finding]:
+    """:func:`protect_proper_nouns` as a rule: one finding per title it changed (for the report)."""
+    before = rec.get("title_protect", [])
+    if not protect_proper_nouns(rec):
+        return []
+    words = [rec["title"][a:b] for a, b in rec["title_protect"] if [a, b] not in before]
+    return [Finding(rec["id"], "/title_protect", "protected", "title: case protection", ", ".join(words))]
+
+
 RULES: tuple[Callable[[dict[str, Any]], list[Finding]], ...] = (curate_names, curate_title)
+
+
+def curate_entry(rec: dict[str, Any], software: str | None = None) -> list[Finding]:
+    """Curate one entry of PMLR's BibTeX exactly as ``tools/build_records.py`` curates the volume.
+
+    *rec* is the entry as the BibTeX importer reads it, in its JSON form
+    (``Paper.to_dict()``), with its ``id`` and ``provenance``; it is changed in
+    place.  *software* is the entry's ``software`` field exactly as the source
+    writes it (None when it has none): its repair decides ``links.code``.  Then
+    every rule of :data:`RULES` (names, title) and the case protection run, in
+    that order, so a title PMLR corrects later gets the same repairs, notes and
+    braces as the packaged one.  Returns what was repaired, flagged or protected.
+    """
+    found = curate_code_link(rec, software)
+    for rule in RULES:
+        found += rule(rec)
+    return found + protect_case(rec)
+
+
+def curate_code_link(rec: dict[str, Any], value: str | None) -> list[Finding]:
+    """``links.code`` from the raw ``software`` value, repaired by :func:`repair_software`, with a note."""
+    if value is None:
+        return []
+    url, why = repair_software(value)
+    if url:
+        rec["links"]["code"] = url
+        rec["links"] = {k: rec["links"][k] for k in sorted(rec["links"])}
+        rec["provenance"]["/links/code"] = "pmlr-bibtex" if why is None else DERIVED
+    if why is None:
+        return []
+    verdict = f"imported as {url!r}" if url else "no code link imported"
+    _note(rec, f"Code link: the source's software field reads {value!r}; {why}; {verdict}.")
+    rule = "software: " + ("repaired" if url else "not a URL")
+    return [Finding(rec["id"], "/links/code", "repaired" if url else "flagged", rule, value)]
