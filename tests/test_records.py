@@ -50,26 +50,47 @@ def test_shipped_files_equal_generated_files(shared: Path) -> None:
     assert not stale, "run python tools/build_records.py"
 
 
-def test_the_whole_volume_and_one_incomplete_seed_paper(volume: icml2026.PaperCollection) -> None:
-    assert len(volume) == 6553
-    assert len(volume.complete) == 6552
-    (gmpssg,) = volume.incomplete
-    assert gmpssg.method_name == "GMPSSG" and gmpssg.id == "icml2026-seed-04"
-    assert gmpssg.title is None and gmpssg.authors == () and gmpssg.pages is None
-    assert gmpssg.citation_key is None and not dict(gmpssg.identifiers.items())
-    assert set(gmpssg.missing) >= {"title", "authors", "pages"}
+def test_the_whole_volume_every_paper_complete(volume: icml2026.PaperCollection) -> None:
+    assert len(volume) == 6552
+    assert len(volume.complete) == 6552 and not volume.incomplete
     pages = sorted((p.pages.first, p.pages.last) for p in volume.complete)
     assert pages[0][0] == 1 and pages[-1][1] == 173037
     assert all(a[1] + 1 == b[0] for a, b in zip(pages, pages[1:]))  # no gap, no overlap
 
 
+def test_seed_paper_4_is_ding26n_and_its_old_id_resolves(volume: icml2026.PaperCollection, shared: Path) -> None:
+    seed = [line for line in (shared / "seed" / "000_476b98bb6ff612ae.txt").read_text(encoding="utf-8")
+            .split("\n")[1:] if line.strip()]
+    paper = volume["icml2026-seed-04"]
+    assert paper.id == "pmlr-v306-ding26n" and paper.method_name == "GMPSSG"
+    assert paper.abstract == seed[3] and "we develop GMPSSG" in seed[3]
+    assert (paper.pages.first, paper.pages.last) == (25114, 25129)  # the volume file's ding26n
+    assert paper.identifiers.openreview == "PgcMxkhzoG"
+    result = subprocess.run([sys.executable, "-m", "icml2026", "show", "icml2026-seed-04"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and "pmlr-v306-ding26n" in result.stdout
+
+
+def _folded(text: str | None) -> str | None:
+    return " ".join(re.findall(r"\w+", fold(to_plain(text)))) if text else None
+
+
 def test_no_paper_appears_twice(volume: icml2026.PaperCollection) -> None:
-    complete = list(volume.complete)
+    papers = list(volume)  # every record, complete or not
     for name, value in [("openreview", lambda p: p.identifiers.openreview),
                         ("pmlr", lambda p: p.identifiers.pmlr),
-                        ("title", lambda p: " ".join(re.findall(r"\w+", fold(to_plain(p.title)))))]:
-        values = [value(p) for p in complete]
+                        ("title", lambda p: _folded(p.title))]:
+        values = [value(p) for p in papers]
         assert None not in values and len(set(values)) == len(values), name
+    for name, value in [("abstract", lambda p: _folded(p.abstract)),
+                        ("method name", lambda p: p.method_name and p.method_name.casefold())]:
+        values = [v for v in map(value, papers) if v]
+        assert len(set(values)) == len(values), name
+    # A seed abstract names its method: no other record may carry that method name in its title.
+    methods = {p.method_name: p.id for p in papers if p.method_name}
+    for paper in papers:
+        words = set(re.findall(r"[\w-]+", to_plain(paper.title)))
+        assert all(methods[m] == paper.id for m in words & methods.keys()), paper.id
     # The seed papers are the curated records (seed abstracts), not a second copy.
     assert sum(p.abstract is not None for p in volume) == 19
 
@@ -103,7 +124,7 @@ def test_pmlr_id_rule_reproduces_the_seed_ids(volume: icml2026.PaperCollection, 
     families = [p.authors[0].family or p.authors[0].literal or "" for p in in_file_order]
     computed = dict(zip((p.identifiers.openreview for p in in_file_order), pmlr.assign_ids(families, 2026)))
     seed_ids = {f["pmlr"]["openreview"]: f["pmlr"]["id"] for f in facts["papers"] if f["pmlr"]}
-    assert len(seed_ids) == 18
+    assert len(seed_ids) == 19
     assert {k: computed[k] for k in seed_ids} == seed_ids
     assert all(p.identifiers.pmlr == computed[p.identifiers.openreview] for p in in_file_order)
 

@@ -146,6 +146,8 @@ def paper_record(paper: dict[str, Any], abstract: str, proc: dict[str, Any], ret
 
     rec["id"] = f"pmlr-v{proc['volume']}-{pm['id']}"
     rec["status"] = {"state": "complete"}
+    if paper.get("former_id"):  # shipped before under a seed id: it keeps resolving
+        rec["alias_keys"] = [paper["former_id"]]
     src = prov.source("pmlr", "PMLR volume 306, paper post (front matter)", pm["source"])
     title, protected = decode_title(pm["tex_title"])  # the importer's reading of PMLR titles
     assert markup.to_plain(title) == pm["title"], f"tex_title and title disagree for {pm['id']}"
@@ -347,23 +349,25 @@ def assign_citation_keys(records: list[dict[str, Any]], published: dict[str, str
         if rec["id"] not in keys:
             continue
         rec["citation_key"] = keys[rec["id"]]
-        first = rec["authors"][0]
-        family = first.get("family") or first.get("literal", "")
-        for alias in (rec["id"], base_key(family, year, rec["title"], skip_function_words=False)):
+        for alias in own_aliases(rec, year):
             aliases.setdefault(alias, []).append(rec["id"])
     for rec in records:
         if rec["id"] not in keys:
             continue
-        first = rec["authors"][0]
-        family = first.get("family") or first.get("literal", "")
-        own = [rec["id"], base_key(family, year, rec["title"], skip_function_words=False)]
         # An alias another paper also answers to would make lookups ambiguous: left out.
-        rec["alias_keys"] = [a for a in dict.fromkeys(own)
+        rec["alias_keys"] = [a for a in dict.fromkeys(own_aliases(rec, year))
                              if a != rec["citation_key"] and a not in cited and len(aliases[a]) == 1]
         rec["provenance"]["/citation_key"] = "derived"
         rec["provenance"]["/alias_keys"] = "derived"
         if not rec["alias_keys"]:
             del rec["alias_keys"], rec["provenance"]["/alias_keys"]
+
+
+def own_aliases(rec: dict[str, Any], year: int) -> list[str]:
+    """The keys a record answers to besides its citation key: its id, former ids, the unskipped base key."""
+    first = rec["authors"][0]
+    family = first.get("family") or first.get("literal", "")
+    return [rec["id"], *rec.get("alias_keys", []), base_key(family, year, rec["title"], skip_function_words=False)]
 
 
 def read_registry(path: Path) -> dict[str, str]:
