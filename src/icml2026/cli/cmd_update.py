@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from ..errors import UsageError
 
@@ -30,28 +31,45 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "here) instead of PMLR's https://proceedings.mlr.press/v306/assets/bib/"
                         "bibliography.bib")
     source.add_argument("--file", metavar="FILE.bib", help="read a file already downloaded instead")
-    parser.add_argument("--timeout", metavar="SECONDS", type=_positive, default=300.0,
-                        help="give up unless the whole download finishes in SECONDS (default 300)")
-    parser.add_argument("--max-size", metavar="MB", type=_positive, default=64.0,
-                        help="refuse a file larger than MB megabytes (default 64)")
+    parser.add_argument("--force", action="store_true",
+                        help="use a download that looks wrong all the same (far fewer entries than the "
+                        "volume, few papers matched, more than 2%% of papers changed, ids moved to other "
+                        "papers, duplicate ids, links away from PMLR); without it such a file is refused "
+                        "with the reason and the stored layer is kept")
+    parser.add_argument("--timeout", metavar="SECONDS", type=_bounded(MAX_TIMEOUT), default=300.0,
+                        help="give up unless the whole download finishes in SECONDS (default 300, "
+                        f"at most {MAX_TIMEOUT:g})")
+    parser.add_argument("--max-size", metavar="MB", type=_bounded(MAX_MB), default=64.0,
+                        help=f"refuse a file larger than MB megabytes (default 64, at most {MAX_MB:g})")
     parser.set_defaults(run=run)
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-    return value
+MAX_TIMEOUT = 3600.0
+MAX_MB = 1024.0
+
+
+def _bounded(limit: float) -> Callable[[str], float]:
+    """An argparse type: a positive, finite number no larger than *limit* (not ``inf``, ``nan``)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if not 0 < value <= limit:  # also false for nan
+            raise argparse.ArgumentTypeError(f"must be a number above 0 and at most {limit:g}: {text!r}")
+        return value
+
+    return parse
 
 
 def _say(message: str) -> None:
-    print(f"icml2026: {message}", file=sys.stderr)
+    from ..tex_safety import printable
+
+    print(f"icml2026: {printable(message)}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..tex_safety import printable
     from ..update.download import UpdateError
     from ..update.layer import layer_path, summarize
     from ..update.published import SHOWN, revert, summary_lines, update
@@ -68,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
             _say(f"removed {layer_path()}{what}; the packaged data applies again")
         return 0
     try:
-        outcome = update(url=args.url, file=args.file, check=args.check, timeout=args.timeout,
+        outcome = update(url=args.url, file=args.file, check=args.check, force=args.force, timeout=args.timeout,
                          max_bytes=int(args.max_size * 1_000_000))
     except UpdateError as exc:
-        raise UpdateError(f"{exc}; nothing was changed") from None
+        raise UpdateError(f"{printable(str(exc))}; nothing was changed") from None
     for note in outcome.notes:
         _say(note)
     for line in outcome.rejected[:SHOWN]:
@@ -80,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         _say(f"… and {len(outcome.rejected) - SHOWN} more entries not used")
     out = sys.stdout
     for change in outcome.changes:
-        out.write(f"{change}\n")
+        out.write(f"{change}\n")  # its values are shown with control characters visible
     out.flush()
     for line in summary_lines(outcome):
         _say(line)

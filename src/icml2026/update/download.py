@@ -3,8 +3,9 @@
 * **Conditional requests**: the ETag and Last-Modified of the last download are
   sent back as ``If-None-Match`` / ``If-Modified-Since``; a 304 ends the update
   with nothing transferred or written.
-* **Limits**: the whole download must finish within *timeout* seconds, and the
-  server must send something at least every ``min(timeout, 30)`` seconds; the
+* **Limits**: the whole download must finish within *timeout* seconds (headers
+  dripped a line at a time included: a watchdog ends it), and the server must
+  send something at least every ``min(timeout, 30)`` seconds; the
   body (after gzip/deflate decoding, so a compression bomb cannot slip through)
   may not exceed *max_bytes*, checked against ``Content-Length`` first.
 * **Schemes**: HTTPS only, unless the caller allows plain HTTP for a URL the
@@ -55,24 +56,83 @@ class Fetched:
     last_modified: str | None
 
 
+def redact(url: str) -> str:
+    """*url* without a user name or password (``https://user:secret@host/`` → ``https://host/``)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url.rpartition("@")[2] if "@" in url else url
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
 def check_url(url: str, *, allow_http: bool) -> str:
-    parts = urlsplit(url)
+    shown = redact(url)
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 -- raises ValueError for a port that is not a number
+    except ValueError as exc:
+        raise UpdateError(f"{shown}: not a valid URL ({exc})") from None
     if parts.scheme == "https" or (parts.scheme == "http" and allow_http):
         if not parts.hostname:
-            raise UpdateError(f"{url}: not a URL with a host name")
+            raise UpdateError(f"{shown}: not a URL with a host name")
         return url
     if parts.scheme == "http":
-        raise UpdateError(f"{url}: plain HTTP is used only for a URL given with --url")
-    raise UpdateError(f"{url}: only https:// URLs can be downloaded (use --file for a local file)")
+        raise UpdateError(f"{shown}: plain HTTP is used only for a URL given with --url")
+    raise UpdateError(f"{shown}: only https:// URLs can be downloaded (use --file for a local file)")
 
 
 def fetch(url: str, *, validators: Mapping[str, str | None] | None = None, allow_http: bool = False,
           timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
           progress: bool | None = None) -> Fetched | None:
-    """The file at *url*, or None when the server says it has not changed (304)."""
-    import httpx2
+    """The file at *url*, or None when the server says it has not changed (304).
+
+    *timeout* bounds the whole download, however slowly the server sends its headers
+    or body: the transfer runs in a worker thread, abandoned (its connection closed)
+    at the deadline.
+    """
+    import threading
 
     check_url(url, allow_http=allow_http)
+    done = threading.Event()
+    result: list[Fetched | None] = []
+    failure: list[BaseException] = []
+    clients: list[Any] = []
+
+    def work() -> None:
+        try:
+            result.append(_fetch(url, validators, timeout, max_bytes, progress, clients))
+        except BaseException as exc:  # handed to the caller's thread
+            failure.append(exc)
+        finally:
+            done.set()
+
+    worker = threading.Thread(target=work, name="icml2026-update-download", daemon=True)
+    worker.start()
+    if not done.wait(timeout):
+        for client in clients:  # closed aside: closing may wait for the stuck transfer's lock
+            threading.Thread(target=_close_quietly, args=(client,), daemon=True).start()
+        raise UpdateError(f"{redact(url)}: no complete answer within {_seconds(timeout)} (time-out)")
+    if failure:
+        raise failure[0]
+    return result[0]
+
+
+def _close_quietly(client: Any) -> None:
+    try:
+        client.close()
+    except Exception:  # best effort: the caller already has its answer, the time-out
+        return
+
+
+def _fetch(url: str, validators: Mapping[str, str | None] | None, timeout: float, max_bytes: int,
+           progress: bool | None, clients: list[Any]) -> Fetched | None:
+    import httpx2
+
+    shown = redact(url)
     headers = {"User-Agent": USER_AGENT, "Accept": "application/x-bibtex, text/plain;q=0.9, */*;q=0.1"}
     if validators and validators.get("etag"):
         headers["If-None-Match"] = str(validators["etag"])
@@ -87,20 +147,24 @@ def fetch(url: str, *, validators: Mapping[str, str | None] | None = None, allow
         trust_env=host not in LOOPBACK,
         headers=headers,
     )
+    clients.append(client)
     show = sys.stderr.isatty() if progress is None else progress
     try:
         with client:
             return _follow(client, url, deadline, timeout, max_bytes, show)
     except httpx2.TimeoutException:
-        raise UpdateError(f"{url}: no complete answer within {_seconds(timeout)} (time-out)") from None
+        raise UpdateError(f"{shown}: no complete answer within {_seconds(timeout)} (time-out)") from None
     except httpx2.RemoteProtocolError as exc:
-        raise UpdateError(f"{url}: the connection broke off before the whole file arrived ({_short(exc)})") from None
+        raise UpdateError(f"{shown}: the connection broke off before the whole file arrived "
+                          f"({_short(exc)})") from None
     except httpx2.DecodingError:
-        raise UpdateError(f"{url}: the server's compressed (Content-Encoding) body cannot be decoded") from None
+        raise UpdateError(f"{shown}: the server's compressed (Content-Encoding) body cannot be decoded") from None
     except httpx2.ConnectError as exc:
-        raise UpdateError(f"{url}: cannot connect ({_short(exc)})") from None
+        raise UpdateError(f"{shown}: cannot connect ({_short(exc)})") from None
     except httpx2.HTTPError as exc:
-        raise UpdateError(f"{url}: download failed ({type(exc).__name__}: {_short(exc)})") from None
+        raise UpdateError(f"{shown}: download failed ({type(exc).__name__}: {_short(exc)})") from None
+    except (ValueError, OSError) as exc:  # a URL httpx2 cannot use, a socket closed at the deadline
+        raise UpdateError(f"{shown}: download failed ({_short(exc)})") from None
 
 
 def _follow(client: Any, url: str, deadline: float, timeout: float, max_bytes: int,
@@ -109,10 +173,11 @@ def _follow(client: Any, url: str, deadline: float, timeout: float, max_bytes: i
     for _ in range(MAX_REDIRECTS + 1):
         with client.stream("GET", current) as response:
             status = response.status_code
+            shown = redact(current)
             if status in (301, 302, 303, 307, 308):
                 location = response.headers.get("location")
                 if not location:
-                    raise UpdateError(f"{current}: HTTP {status} redirect without a Location")
+                    raise UpdateError(f"{shown}: HTTP {status} redirect without a Location")
                 target = urljoin(current, location)
                 # Plain HTTP only if the user's own URL was plain HTTP: never a downgrade.
                 check_url(target, allow_http=urlsplit(url).scheme == "http")
@@ -120,14 +185,14 @@ def _follow(client: Any, url: str, deadline: float, timeout: float, max_bytes: i
                 continue
             if status == 304:
                 if "if-none-match" not in client.headers and "if-modified-since" not in client.headers:
-                    raise UpdateError(f"{current}: HTTP 304 to a request that was not conditional")
+                    raise UpdateError(f"{shown}: HTTP 304 to a request that was not conditional")
                 return None
             if status != 200:
                 reason = response.reason_phrase or ""
-                raise UpdateError(f"{current}: HTTP {status}{' ' + reason if reason else ''}")
-            body = _read(response, current, deadline, timeout, max_bytes, show)
+                raise UpdateError(f"{shown}: HTTP {status}{' ' + reason if reason else ''}")
+            body = _read(response, shown, deadline, timeout, max_bytes, show)
             return Fetched(body, current, response.headers.get("etag"), response.headers.get("last-modified"))
-    raise UpdateError(f"{url}: more than {MAX_REDIRECTS} redirects")
+    raise UpdateError(f"{redact(url)}: more than {MAX_REDIRECTS} redirects")
 
 
 def _read(response: Any, url: str, deadline: float, timeout: float, max_bytes: int, show: bool) -> bytes:

@@ -17,6 +17,7 @@ any step leaves the previous layer as it was.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 import re
@@ -28,7 +29,6 @@ from typing import Any
 
 from .._version import __version__
 from ..collection import PaperCollection
-from ..errors import DataError
 from ..model import Paper, Source
 from . import layer as L
 from .download import (
@@ -37,10 +37,11 @@ from .download import (
     DEFAULT_URL,
     UpdateError,
     fetch,
+    redact,
 )
 
 VOLUME = 306
-MIN_SHARE = 0.9  # a file with fewer entries than this share of the packaged papers is not the volume's
+MIN_SHARE = 0.98  # a file with fewer entries than this share of the packaged papers is cut short or not the volume's
 KEY_PREFIX = f"pmlr-v{VOLUME}-"
 SHOWN = 5  # unknown / missing papers named in a message
 
@@ -53,11 +54,15 @@ class Change:
     pointer: str
     before: Any
     after: Any
+    pmlr: Any = None  # PMLR's value, when the package's curation made *after* from it
 
     def __str__(self) -> str:
         label = L.LABELS.get(self.pointer, self.pointer)
-        return (f"{self.paper.label} ({self.paper.id})  {label}: {L.shown_value(self.pointer, self.before)}"
+        line = (f"{self.paper.label} ({self.paper.id})  {label}: {L.shown_value(self.pointer, self.before)}"
                 f" → {L.shown_value(self.pointer, self.after)}")
+        if self.pmlr is not None:
+            line += f"  (PMLR: {L.shown_value(self.pointer, self.pmlr)}; curated as the package does)"
+        return line
 
 
 @dataclass
@@ -84,8 +89,11 @@ def decode_body(body: bytes, where: str) -> str:
         raise UpdateError(f"{where}: not PMLR's BibTeX: not UTF-8 text (byte {exc.start})") from None
 
 
-def verify(text: str, where: str, expected: int) -> int:
-    """Raise unless *text* is PMLR's published BibTeX for volume 306; the number of its entries."""
+def verify(text: str, where: str, expected: int, *, force: bool = False) -> int:
+    """Raise unless *text* is PMLR's published BibTeX for volume 306; the number of its entries.
+
+    With *force*, a file with too few entries is read all the same (it is still refused when
+    it is not the volume's or never closes an entry)."""
     from ..importers.bibtex import scan
 
     raw = list(scan(text))
@@ -102,26 +110,73 @@ def verify(text: str, where: str, expected: int) -> int:
                           f"({broken.key or 'no key'}) never closes")
     entries = sum(1 for r in raw if r.kind == "inproceedings" and (r.key or "").startswith(KEY_PREFIX))
     needed = math.ceil(MIN_SHARE * expected)
-    if entries < needed:
+    if entries < needed and not force:
         raise UpdateError(f"{where}: only {entries} paper entries, expected about {expected}: "
-                          "an incomplete file or not the volume's bibliography")
+                          "an incomplete file or not the volume's bibliography (--force uses it all the same)")
     return entries
 
 
 # --------------------------------------------------------------------------- comparison
 
-def differences(packaged: Paper, published: Paper) -> list[L.Correction]:
-    """The fields *published* states differently; a field it does not state is no correction."""
-    old, new = packaged.to_dict(), published.to_dict()
+# Fields the build curates together: a change to one is curated with the others of its group.
+GROUPS = (("/title", "/title_protect"), ("/authors", "/authors_complete"), ("/pages",),
+          ("/links/proceedings",), ("/links/pdf",), ("/identifiers/doi",))
+
+
+def changed_fields(pmlr_id: str, published: dict[str, Any]) -> list[str]:
+    """The fields of *published* (:func:`.baseline.published_values`) that differ from the
+    source entry the packaged record was built from: PMLR's own changes."""
+    from .baseline import field_hash, source_hash
+
     found = []
-    for pointer in L.POINTERS:
-        value = L.get_value(new, pointer)
-        if value is None and not (pointer == "/title_protect" and "title" in new):
+    for pointer, value in published.items():
+        if value is None and not (pointer == "/title_protect" and published["/title"] is not None):
             continue  # absent from the entry: PMLR says nothing about it
-        before = L.get_value(old, pointer)
-        if value != before:
-            found.append(L.Correction(packaged.id, pointer, before, value))
+        if source_hash(pmlr_id, pointer) != field_hash(value):
+            found.append(pointer)
     return found
+
+
+def curate(record: dict[str, Any]) -> dict[str, Any]:
+    """*record* (changed in place) after the build's curation of a volume record: repairs,
+    then case protection."""
+    from .. import curation
+
+    rec = record
+    for rule in curation.RULES:
+        rule(rec)
+    curation.protect_proper_nouns(rec)
+    return rec
+
+
+def differences(packaged: Paper, published: Paper) -> list[L.Correction]:
+    """What PMLR changed since the source entry, curated as the build curates, as corrections
+    of the packaged record; a change the package had already made itself is none."""
+    values = _published_values(published)
+    changed = set(changed_fields(packaged.identifiers.pmlr or "", values))
+    if not changed:
+        return []
+    mine = packaged.to_dict()
+    raw = copy.deepcopy(mine)  # the packaged record with PMLR's values in the changed groups
+    group_of = [g for g in GROUPS if changed.intersection(g)]
+    for group in group_of:
+        for pointer in group:
+            L.set_value(raw, pointer, values[pointer])
+    result = curate(raw)
+    found = []
+    for group in group_of:
+        for pointer in group:
+            before, after = L.get_value(mine, pointer), L.get_value(result, pointer)
+            if after != before:
+                said = values[pointer] if values[pointer] != after else None
+                found.append(L.Correction(packaged.id, pointer, before, after, said))
+    return found
+
+
+def _published_values(paper: Paper) -> dict[str, Any]:
+    from .baseline import published_values
+
+    return published_values(paper.to_dict())
 
 
 def record_problems(record: dict[str, Any]) -> list[str]:
@@ -147,6 +202,18 @@ class Comparison:
     unknown: list[str]
     missing: list[str]
     rejected: list[str]
+    suspicious: list[str] = field(default_factory=list)  # why the download looks wrong
+
+
+# A download is refused (unless --force) when it looks like something other than PMLR correcting
+# a few papers: these shares of the packaged papers, and these hosts for the links.
+MAX_CHANGED_SHARE = 0.02
+MIN_MATCHED_SHARE = 0.98
+LINK_PREFIXES = {
+    "/links/proceedings": (f"https://proceedings.mlr.press/v{VOLUME}/",),
+    "/links/pdf": (f"https://proceedings.mlr.press/v{VOLUME}/",
+                   f"https://raw.githubusercontent.com/mlresearch/v{VOLUME}/"),
+}
 
 
 def compare(text: str, origin: Source, packaged: PaperCollection, proc_booktitle: str | None,
@@ -162,13 +229,23 @@ def compare(text: str, origin: Source, packaged: PaperCollection, proc_booktitle
     rejected = [f"{where}: {problem}" for problem in result.problems]
     corrections: list[L.Correction] = []
     unknown = []
+    suspicious = _duplicates(text)
+    moved: list[str] = []
+    foreign: list[str] = []
     for published in result.papers:
         mine = by_id.get(published.id)
         if mine is None:
             unknown.append(published.id)
             continue
         found = differences(mine, published)
-        problems = record_problems(L.corrected(mine, found, origin).to_dict()) if found else []
+        if not found:
+            continue
+        if _moved(mine, published):
+            moved.append(mine.id)
+        foreign += [f"{mine.id} {L.LABELS[c.pointer]} {c.new}" for c in found
+                    if c.pointer in LINK_PREFIXES and c.new and not c.new.startswith(LINK_PREFIXES[c.pointer])]
+        problem = _tex_problem(found)
+        problems = [problem] if problem else record_problems(L.corrected(mine, found, origin).to_dict())
         if problems:
             rejected.append(f"{mine.id}: correction not stored, the record would be invalid: {problems[0]}")
             continue
@@ -176,7 +253,50 @@ def compare(text: str, origin: Source, packaged: PaperCollection, proc_booktitle
     seen = {p.id for p in result.papers}
     seen.update(p.key for p in result.problems if p.key)
     missing = sorted(set(by_id) - seen)
-    return Comparison(corrections, sorted(unknown), missing, rejected)
+    matched = len(seen & set(by_id))
+    if matched < MIN_MATCHED_SHARE * len(by_id):
+        suspicious.append(f"only {matched:,} of its entries are papers of the volume (of {len(by_id):,}): "
+                          "PMLR ids changed, or not this volume's bibliography")
+    if moved:
+        suspicious.append(f"{_count(moved, 'paper id names', 'paper ids name')} the title and authors of "
+                          f"another paper of the volume: {_named(moved)}")
+    if foreign:
+        suspicious.append(f"{_count(foreign, 'link points', 'links point')} away from PMLR: {_named(foreign)}")
+    papers = {c.paper for c in corrections}
+    if len(papers) > max(MAX_CHANGED_SHARE * len(by_id), 10):
+        suspicious.append(f"it changes {len(papers):,} papers ({len(papers) / len(by_id):.0%} of the volume); "
+                          "PMLR corrects a few")
+    return Comparison(corrections, sorted(unknown), missing, rejected, suspicious)
+
+
+def _duplicates(text: str) -> list[str]:
+    from collections import Counter
+
+    from ..importers.bibtex import scan
+
+    keys = Counter((r.key or "").lower() for r in scan(text) if r.kind == "inproceedings" and r.key)
+    twice = sorted(k for k, n in keys.items() if n > 1)
+    return [f"{_count(twice, 'id occurs', 'ids occur')} more than once: {_named(twice)}"] if twice else []
+
+
+def _moved(mine: Paper, published: Paper) -> bool:
+    """Whether *published*, under *mine*'s id, has the source title of another packaged paper."""
+    from .baseline import field_hash, titles
+
+    said = _published_values(published)["/title"]
+    owner = titles().get(field_hash(said))
+    return owner is not None and owner != mine.identifiers.pmlr
+
+
+def _tex_problem(found: list[L.Correction]) -> str | None:
+    from ..tex_safety import markup_problem
+
+    for item in found:
+        if item.pointer == "/title" and isinstance(item.new, str):
+            problem = markup_problem(item.new)
+            if problem:
+                return f"/title: {problem}"
+    return None
 
 
 def effective(packaged: Paper, pointer: str, layer: L.Layer | None) -> Any:
@@ -196,6 +316,7 @@ def changes_between(old: L.Layer | None, new: L.Layer | None, packaged: PaperCol
         for item in lay.corrections if lay else ():
             touched.setdefault(item.paper, set()).add(item.pointer)
     out = []
+    new_by = new.by_paper() if new else {}
     for paper_id in sorted(touched):
         paper = packaged.get(paper_id)
         if paper is None or paper.id != paper_id:
@@ -203,7 +324,9 @@ def changes_between(old: L.Layer | None, new: L.Layer | None, packaged: PaperCol
         for pointer in sorted(touched[paper_id], key=L.POINTERS.index):
             before, after = effective(paper, pointer, old), effective(paper, pointer, new)
             if before != after:
-                out.append(Change(paper, pointer, before, after))
+                said = next((c.pmlr for c in new_by.get(paper_id, ())
+                             if c.pointer == pointer and c.new == after), None)
+                out.append(Change(paper, pointer, before, after, said))
     return out
 
 
@@ -222,43 +345,55 @@ def _named(ids: list[str]) -> str:
     return ", ".join(ids[:SHOWN]) + more
 
 
-def update(*, url: str | None = None, file: str | None = None, check: bool = False,
+def update(*, url: str | None = None, file: str | None = None, check: bool = False, force: bool = False,
            timeout: float = DEFAULT_TIMEOUT, max_bytes: int = DEFAULT_MAX_BYTES,
            progress: bool | None = None, path: Path | None = None) -> Outcome:
-    """Download (or read *file*), verify, compare, and store the layer unless *check*."""
+    """Download (or read *file*), verify, compare, and store the layer unless *check*.
+
+    A download that looks wrong (:func:`compare`'s ``suspicious``) is refused unless *force*.
+    """
     from ..store import load, write_atomic
 
     path = path or L.layer_path()
-    previous = L.read_layer(path)
+    status = L.layer_status(path)
+    damaged = status if isinstance(status, str) else None
+    previous = status if isinstance(status, L.Layer) else None
     target = url or DEFAULT_URL
+    shown = redact(target)  # never print or store the credentials of a URL
     if file is not None:
         body, where = _read_file(file, max_bytes), file
         origin_url, http = str(Path(file).resolve()), None
     else:
-        same_source = previous is not None and previous.http and previous.http.get("url") == target
+        same_source = previous is not None and previous.http and previous.http.get("url") == shown
         usable = same_source and previous is not None and previous.package_version == __version__
         validators = previous.http if usable and previous is not None else None
         fetched = fetch(target, validators=validators, allow_http=url is not None, timeout=timeout,
                         max_bytes=max_bytes, progress=progress)
         if fetched is None:
-            note = f"{target}: not modified since {previous.source.retrieved if previous else '?'} (HTTP 304)"
+            note = f"{shown}: not modified since {previous.source.retrieved if previous else '?'} (HTTP 304)"
             return Outcome("not-modified", path, layer=previous, notes=[note])
-        body, where, origin_url = fetched.body, target, fetched.url
-        http = {"url": target, "etag": fetched.etag, "last_modified": fetched.last_modified}
+        body, where, origin_url = fetched.body, shown, redact(fetched.url)
+        http = {"url": shown, "etag": fetched.etag, "last_modified": fetched.last_modified}
     sha = hashlib.sha256(body).hexdigest()
     text = decode_body(body, where)
     packaged = load(corrections=False)  # after the download: a 304 or a failure costs no load
     pmlr_papers = [p for p in packaged if p.identifiers.pmlr]
-    entries = verify(text, where, len(pmlr_papers))
+    entries = verify(text, where, len(pmlr_papers), force=force)
     source = Source(name=f"PMLR volume {VOLUME}, published BibTeX (bibliography.bib), SHA-256 {sha}",
                     url=origin_url, retrieved=_today())
     proc = pmlr_papers[0].proceedings if pmlr_papers else None
     found = compare(text, source, packaged, proc.booktitle if proc else None, where)
+    if found.suspicious and not force:
+        raise UpdateError(f"{where}: refused, it does not look like PMLR's corrections: "
+                          f"{'; '.join(found.suspicious)} (--force uses it all the same)")
     layer = L.Layer(source=source, sha256=sha, size=len(body), entries=entries, package_version=__version__,
                     corrections=tuple(found.corrections), http={k: v for k, v in (http or {}).items() if v},
                     unknown=tuple(found.unknown), missing=tuple(found.missing))
     outcome = Outcome("checked" if check else "updated", path, changes_between(previous, layer, packaged),
                       layer, found.rejected)
+    if damaged:
+        outcome.notes.append(f"{damaged}; {'it would be' if check else 'it is'} replaced")
+    outcome.notes += [f"--force: used although {reason}" for reason in found.suspicious]
     outcome.notes.append(f"{where}: {entries} entries, {len(body):,} bytes, SHA-256 {sha[:16]}…")
     if found.unknown:
         outcome.notes.append(f"{_count(found.unknown, 'entry', 'entries')} of the download "
@@ -278,23 +413,34 @@ def update(*, url: str | None = None, file: str | None = None, check: bool = Fal
 
 
 def _read_file(file: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file no larger than *max_bytes* (never /dev/zero, a FIFO, a folder)."""
+    import os
+    import stat
+
     source = Path(file)
     try:
-        size = source.stat().st_size
-        if size > max_bytes:
-            raise UpdateError(f"{file}: {size:,} bytes, larger than the limit of {max_bytes:,} (--max-size)")
-        return source.read_bytes()
+        info = source.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise UpdateError(f"{file}: not a regular file")
+        if info.st_size > max_bytes:
+            raise UpdateError(f"{file}: {info.st_size:,} bytes, larger than the limit of {max_bytes:,} "
+                              "(--max-size)")
+        with open(source, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise UpdateError(f"{file}: not a regular file")
+            body = handle.read(max_bytes + 1)
     except OSError as exc:
         raise UpdateError(f"{file}: cannot read: {exc.strerror or exc}") from None
+    if len(body) > max_bytes:
+        raise UpdateError(f"{file}: larger than the limit of {max_bytes:,} bytes (--max-size)")
+    return body
 
 
 def revert(path: Path | None = None) -> tuple[bool, L.Layer | None]:
     """Remove the corrections layer: (whether there was one, its contents if readable)."""
     path = path or L.layer_path()
-    try:
-        previous = L.read_layer(path)
-    except DataError:  # a damaged layer is removed all the same
-        previous = None
+    status = L.layer_status(path)  # a damaged layer is removed all the same
+    previous = status if isinstance(status, L.Layer) else None
     try:
         path.unlink()
     except FileNotFoundError:
