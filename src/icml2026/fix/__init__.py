@@ -14,7 +14,13 @@ bookkeeping, ``crossref``) are replaced by ours even where we have no value, sin
 the user's value belongs to another version (``journal = {arXiv preprint …}``).
 Everything else — other entries, comments, ``@string``/``@preamble``, spacing, the
 order of entries, line endings — stays byte for byte.  A replaced entry uses the
-line ending (``\\n`` or ``\\r\\n``) of the entry it replaces.
+line ending (``\\n`` or ``\\r\\n``) of the entry it replaces, and — with ``fmt="auto"``,
+the default — its dialect: an entry with BibLaTeX's own fields (``date``, ``journaltitle``,
+``eventtitle`` …) is replaced by our BibLaTeX entry, any other by our BibTeX entry.
+
+An entry is matched with what its ``crossref``/``xdata`` parents give it, so a NeurIPS
+paper whose venue comes from its parent is left alone; the report names every field a
+replacement changes (:attr:`EntryReport.changes`).
 """
 
 from __future__ import annotations
@@ -27,10 +33,13 @@ from typing import Any
 
 from ..errors import UsageError
 from ..model import Paper
-from .match import EVIDENCE, Index, Match, Matcher
+from .match import EVIDENCE, Index, Match, Matcher, with_inherited
 from .scan import Block, Field, blocks
 
-FORMATS = ("bibtex", "biblatex")
+FORMATS = ("auto", "bibtex", "biblatex")
+# Fields only BibLaTeX has: an entry with one of them is kept in BibLaTeX by ``fmt="auto"``.
+BIBLATEX_FIELDS = frozenset(("date", "journaltitle", "eventtitle", "eventdate", "location",
+                             "xdata", "maintitle", "origdate", "shorthand"))
 # Fields that describe a publication: replaced by the verified entry's, never kept.
 SUPERSEDED = frozenset((
     "title", "author", "booktitle", "journal", "journaltitle", "eventtitle", "eventdate", "venue", "year",
@@ -57,6 +66,7 @@ class EntryReport:
     paper: str | None = None
     reason: str | None = None
     candidates: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()  # for ``changed``: every field added, removed or rewritten
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key, "line": self.line, "outcome": self.outcome}
@@ -65,11 +75,36 @@ class EntryReport:
                 out[name] = getattr(self, name)
         if self.candidates:
             out["candidates"] = list(self.candidates)
+        if self.changes:
+            out["changes"] = [c.to_dict() for c in self.changes]
         return out
 
     def __str__(self) -> str:
         what = f"{self.outcome}: {self.reason}" if self.reason else self.outcome
+        if self.changes:
+            what += ": " + "; ".join(map(str, self.changes))
         return f"line {self.line}: {self.key or '(no key)'}: {what}"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One field of a replaced entry: its value before and after (None: absent)."""
+
+    field: str
+    old: str | None
+    new: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"field": self.field, "old": self.old, "new": self.new}
+
+    def __str__(self) -> str:
+        from ..importers.bibtex_syntax import shown
+
+        if self.old is None:
+            return f"{self.field} added"
+        if self.new is None:
+            return f"{self.field} {shown(self.old)} removed"
+        return f"{self.field} {shown(self.old)} → {shown(self.new)}"
 
 
 @dataclass(frozen=True)
@@ -115,18 +150,18 @@ class FixResult:
                 "unreadable": self.count("unreadable"), "entries": [e.to_dict() for e in self.entries]}
 
 
-def fix_bibtex(text: str, *, papers: Iterable[Paper] | None = None, fmt: str = "bibtex",
+def fix_bibtex(text: str, *, papers: Iterable[Paper] | None = None, fmt: str = "auto",
                abstract: bool | None = None, strict: bool = False) -> str:
     """*text* with its ICML 2026 entries replaced by the verified ones (see the module docstring).
 
     *papers*: the papers to recognise (default: the packaged volume); *fmt*:
-    ``bibtex`` or ``biblatex``; *abstract*: write abstracts (default: where the
+    ``bibtex``, ``biblatex`` or ``auto`` (each entry's own dialect); *abstract*: write abstracts (default: where the
     user's entry had one); *strict*: keep none of the user's own fields.
     """
     return fix_bibtex_report(text, papers=papers, fmt=fmt, abstract=abstract, strict=strict).text
 
 
-def fix_bibtex_report(text: str, *, papers: Iterable[Paper] | None = None, fmt: str = "bibtex",
+def fix_bibtex_report(text: str, *, papers: Iterable[Paper] | None = None, fmt: str = "auto",
                       abstract: bool | None = None, strict: bool = False) -> FixResult:
     """Like :func:`fix_bibtex`, with the report of what was found and done."""
     if fmt not in FORMATS:
@@ -135,14 +170,20 @@ def fix_bibtex_report(text: str, *, papers: Iterable[Paper] | None = None, fmt: 
     pieces: list[str] = []
     reports: list[EntryReport] = []
     done = read = 0
-    for block in blocks(text):
+    found = blocks(text)
+    by_key = {b.key.lower(): b for b in found if b.key and not b.error}
+    for block in found:
         if block.kind in ("comment", "preamble", "string"):
             continue
         read += 1
         if block.error:
             reports.append(EntryReport(block.key, block.line, "unreadable", reason=block.error))
             continue
-        match = matcher.match(block)
+        try:
+            match = matcher.match(with_inherited(block, by_key))
+        except RecursionError:  # the scanner bounds brace depth; this is the last guard
+            reports.append(EntryReport(block.key, block.line, "unreadable", reason="LaTeX nested too deeply"))
+            continue
         report, replacement = _apply(text, block, match, fmt, abstract, strict)
         if report is not None:
             reports.append(report)
@@ -161,12 +202,33 @@ def _apply(text: str, block: Block, match: Match, fmt: str, abstract: bool | Non
     if match.paper is None or block.key is None:
         return None, None
     original = text[block.start:block.end]
-    new = render_entry(match.paper, block, fmt, abstract, strict)
+    new = render_entry(match.paper, block, dialect_of(block) if fmt == "auto" else fmt, abstract, strict)
     if "\r\n" in original:  # kept values carry the entry's own CRLFs already
         new = new.replace("\r\n", "\n").replace("\n", "\r\n")
-    outcome = "unchanged" if new == original else "changed"
-    report = EntryReport(block.key, block.line, outcome, match.evidence, match.paper.id)
-    return report, (new if outcome == "changed" else None)
+    if new == original:
+        return EntryReport(block.key, block.line, "unchanged", match.evidence, match.paper.id), None
+    return EntryReport(block.key, block.line, "changed", match.evidence, match.paper.id,
+                       changes=changes(block, blocks(new)[0])), new
+
+
+def dialect_of(block: Block) -> str:
+    """``biblatex`` when the entry uses a field only BibLaTeX has, else ``bibtex``."""
+    return "biblatex" if any(f.name in BIBLATEX_FIELDS for f in block.fields) else "bibtex"
+
+
+def changes(old: Block, new: Block) -> tuple[Change, ...]:
+    """The fields that differ between two versions of an entry (spacing aside), in *new*'s order,
+    then the removed ones; the entry type counts as a field (``type``)."""
+    def values(block: Block) -> dict[str, str]:
+        out = {"@type": block.kind}
+        for item in block.fields:
+            out.setdefault(item.name, " ".join(item.value.split()))
+        return out
+
+    before, after = values(old), values(new)
+    found = [Change(name, before.get(name), value) for name, value in after.items() if before.get(name) != value]
+    found += [Change(name, value, None) for name, value in before.items() if name not in after]
+    return tuple(found)
 
 
 def render_entry(paper: Paper, block: Block, fmt: str, abstract: bool | None, strict: bool) -> str:
@@ -212,4 +274,5 @@ def index_for(papers: Iterable[Paper] | None) -> Index:
     return index
 
 
-__all__ = ["SUPERSEDED", "EntryReport", "FixResult", "fix_bibtex", "fix_bibtex_report", "render_entry"]
+__all__ = ["SUPERSEDED", "Change", "EntryReport", "FixResult", "dialect_of", "fix_bibtex", "fix_bibtex_report",
+           "render_entry"]

@@ -32,14 +32,14 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from ..latex import decode_plain
 from ..markup import to_plain
 from ..model import Paper, Person
 from ..text import folded_words
-from .scan import Block
+from .scan import Block, Field
 
 # Entry types that can cite a paper; theses, books, proceedings … are never rewritten.
 PAPER_TYPES = frozenset({"article", "inproceedings", "conference", "misc", "techreport", "unpublished",
@@ -70,6 +70,24 @@ _OK_VENUE = re.compile(r"\b(?:icml|international conference on machine learning(
 _BAD_VENUE = re.compile(r"\bworkshops?\b|\bicmla\b|\b(?!43rd\b)\d+(?:st|nd|rd|th)\b|"
                         r"\bforty (?!third\b)[a-z]+\b|\b(?!2026\b)(?:19|20)\d\d\b")
 _LINK_FIELDS = ("url", "howpublished", "note", "pdf", "eprint", "journal", "doi", "biburl", "annote")
+# Fields whose whole value is a venue (anything but ICML 2026 or a preprint server is another one) …
+VENUE_FIELDS = ("booktitle", "journal", "journaltitle", "eventtitle", "series")
+# … and fields that may mention one among other words (only a named venue counts there).
+MENTION_FIELDS = ("organization", "howpublished", "note", "publisher", "institution")
+# Venues people cite besides ICML (folded): a title at one of them is another publication.
+_OTHER_VENUE = re.compile(
+    r"\b(?:neurips|nips|neural information processing systems|iclr|learning representations|cvpr|iccv|eccv|"
+    r"computer vision and pattern recognition|aaai|ijcai|acl|emnlp|naacl|colt|learning theory|aistats|"
+    r"artificial intelligence and statistics|uai|uncertainty in artificial intelligence|kdd|jmlr|"
+    r"journal of machine learning research|tmlr|transactions on machine learning research|icassp|interspeech|"
+    r"sigir|wsdm|colm|corl|conference on robot learning|icra|iros|miccai|lrec|coling)\b")
+_ICML = re.compile(r"\b(?:icml|international conference on machine learning|pmlr|proceedings of machine "
+                   r"learning research)\b")
+# What says "ICML 2026" by itself (folded): ICML'26, ICML 2026, the 43rd / forty-third edition, PMLR 306.
+_CLAIM = re.compile(r"\bicml (?:20)?26\b|\b(?:43rd|43 rd|forty third)\b(?: [a-z]+){0,3} "
+                    r"(?:international )?(?:conference|conf|int|intl)\b|\bpmlr(?: v| vol| volume)? 306\b|"
+                    r"\bv306\b")
+INHERIT_DEPTH = 8  # crossref/xdata chains followed at most this far (and never round a cycle)
 
 
 # --------------------------------------------------------------------------- folding
@@ -154,6 +172,77 @@ def split_names(value: str) -> list[str]:
             start = match.end()
     names.append(value[start:])
     return [n.strip() for n in names if n.strip()]
+
+
+def venue_text(value: str) -> str:
+    """A field naming a venue, folded to words (arXiv ids removed: "2001.01234" is no year)."""
+    return " ".join(folded_words(_ARXIV_ID.sub(" ", latex_plain(value))))
+
+
+def with_inherited(entry: Block, by_key: dict[str, Block]) -> Block:
+    """*entry* with the fields its ``crossref``/``xdata`` parents give it (as BibTeX and biber
+    do: only fields it lacks; a parent's ``title`` is the child's ``booktitle``)."""
+    fields = list(entry.fields)
+    names = {f.name for f in fields}
+    seen = {(entry.key or "").lower()}
+    pending = [entry]
+    for _ in range(INHERIT_DEPTH):
+        parents = [by_key.get(key.strip().lower()) for child in pending
+                   for name in ("crossref", "xdata") for key in child.get(name).split(",")]
+        pending = [p for p in parents if p is not None and (p.key or "").lower() not in seen]
+        if not pending:
+            break
+        for parent in pending:
+            seen.add((parent.key or "").lower())
+            for item in parent.fields:
+                name = "booktitle" if item.name == "title" else item.name
+                if name not in names and name not in ("crossref", "xdata", "ids"):
+                    fields.append(Field(name, item.raw_name, item.raw_value, item.value))
+                    names.add(name)
+    return entry if len(fields) == len(entry.fields) else replace(entry, fields=tuple(fields))
+
+
+def claims_icml2026(entry: Block, volume: int | None) -> str | None:
+    """What in *entry* says it is an ICML 2026 paper (a venue, volume 306, a PMLR link), or None.
+
+    An OpenReview id alone does not: OpenReview hosts every venue's submissions."""
+    year = _year(entry)
+    for name in (*VENUE_FIELDS, *MENTION_FIELDS, "venue"):
+        venue = venue_text(entry.get(name))
+        if venue and (_CLAIM.search(venue) or (year == 2026 and _ICML.search(venue)
+                                               and not _BAD_VENUE.search(venue))):
+            return f"{name} = {latex_plain(entry.get(name)).strip()!r}"
+    if volume is not None and entry.get("volume").strip() == str(volume) and any(
+            _ICML.search(venue_text(entry.get(n))) for n in ("series", "booktitle", "publisher", "journal")):
+        return f"volume = {volume}"
+    key = _PMLR_KEY.fullmatch(entry.key or "")
+    if key and int(key.group(1)) == volume:
+        return f"its key {entry.key}"
+    for name in _LINK_FIELDS:
+        for match in _PMLR_URL.finditer(entry.get(name)):
+            if int(match.group(1)) == volume:
+                return f"{name} links PMLR volume {volume}"
+    return None
+
+
+def other_venue(entry: Block, volume: int | None) -> str | None:
+    """Why *entry*'s own fields place it at another venue, volume or year than ICML 2026, or None."""
+    for name in VENUE_FIELDS:
+        venue = venue_text(entry.get(name))
+        if venue and (_BAD_VENUE.search(venue) or _OTHER_VENUE.search(venue) or not _OK_VENUE.search(venue)):
+            return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
+    for name in MENTION_FIELDS:
+        venue = venue_text(entry.get(name))
+        if venue and (_OTHER_VENUE.search(venue) or (_ICML.search(venue) and _BAD_VENUE.search(venue))):
+            return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
+    number = entry.get("volume").strip()
+    if number.isdigit() and volume is not None and int(number) != volume:
+        return f"its volume is {number}"
+    year = _year(entry)
+    if year is not None and year != LATEST_YEAR and any(
+            _ICML.search(venue_text(entry.get(n))) for n in (*VENUE_FIELDS, *MENTION_FIELDS)):
+        return f"it is an ICML paper of {year}"
+    return None
 
 
 # --------------------------------------------------------------------------- the index
@@ -398,11 +487,9 @@ class Matcher:
 
     def _other_publication(self, entry: Block, known: _Known, *, arxiv_known: bool) -> str | None:
         """Why the entry is another publication than the ICML 2026 paper, or None."""
-        for name in ("booktitle", "journal", "journaltitle", "eventtitle"):
-            # Without arXiv ids, whose first digits ("2001.01234") would read as a year.
-            venue = " ".join(folded_words(_ARXIV_ID.sub(" ", latex_plain(entry.get(name)))))
-            if venue and (_BAD_VENUE.search(venue) or not _OK_VENUE.search(venue)):
-                return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
+        other = other_venue(entry, self.index.volume)
+        if other:
+            return other
         if arxiv_known:  # a preprint may be of any year; its id is the evidence
             return None
         year = _year(entry)

@@ -29,9 +29,13 @@ _NAME = re.compile(r"[ \t\r\n]*([A-Za-z_][^\s=,{}()\"#%'\\]*)[ \t\r\n]*=[ \t\r\n
 _SPACE = re.compile(r"[ \t\r\n]*")
 _BARE = re.compile(r"[^\s,#{}()\"=%]+")
 _LINE_END = re.compile(r"\n")
+_COMMENT_LINE = re.compile(r"\s*%")  # an '@' after this on its line is commented out
 _BRACES = re.compile(r"[{}]")
 _BRACES_QUOTE = re.compile(r'[{}"]')
 _DELIMITERS = re.compile(r"[{}()]")
+# Braces nested deeper than this make the entry unreadable: no real title needs it, and the
+# LaTeX decoder behind matching recurses once per level.
+MAX_DEPTH = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,11 +89,12 @@ def blocks(text: str) -> list[Block]:
     out: list[Block] = []
     macros: dict[str, str] = dict(MONTHS)
     pos, line, counted = 0, 1, 0
+    lines = _LineStarts(text)
     while True:
         at = text.find("@", pos)
         if at < 0:
             return out
-        if _commented_out(text, at):
+        if _COMMENT_LINE.match(text, lines.start_of(at), at):
             pos = _end_of_line(text, at)
             continue
         match = _HEADER.match(text, at)
@@ -113,9 +118,19 @@ def blocks(text: str) -> list[Block]:
         pos = end
 
 
-def _commented_out(text: str, at: int) -> bool:
-    start = text.rfind("\n", 0, at) + 1
-    return text[start:at].lstrip().startswith("%")
+class _LineStarts:
+    """Where the line of an offset starts, for offsets that only grow: each character is
+    looked at once, so a file on one line costs no more than one with line breaks."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.scanned, self.start = text, 0, 0
+
+    def start_of(self, offset: int) -> int:
+        newline = self.text.rfind("\n", self.scanned, offset)
+        if newline >= 0:
+            self.start = newline + 1
+        self.scanned = max(self.scanned, offset)
+        return self.start
 
 
 def _end_of_line(text: str, pos: int) -> int:
@@ -255,6 +270,8 @@ def _balanced(text: str, start: int, stop: int, closer: str) -> int:
         ch = match.group()
         if ch == "{":
             depth += 1
+            if depth > MAX_DEPTH:
+                raise _SyntaxError(f"braces nested more than {MAX_DEPTH} levels deep")
         elif ch == "}":
             if depth == 0:
                 if closer == "}":
