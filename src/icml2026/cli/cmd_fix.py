@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import DataError, UsageError
+from ..errors import UsageError
 
 if TYPE_CHECKING:
     from ..fix import FixResult
@@ -28,13 +28,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("-o", "--output", metavar="FILE", help="write the fixed file to FILE (atomically)")
     where.add_argument("--in-place", "-i", action="store_true",
-                       help="rewrite FILE.bib itself (atomically), keeping the old one as FILE.bib.orig; "
+                       help="rewrite FILE.bib itself (atomically), keeping the old one as FILE.bib.orig "
+                       "(or FILE.bib.orig.1, .2 ... if that exists: a backup is never overwritten); "
                        "nothing is written when nothing changes")
     where.add_argument("--dry-run", "-n", action="store_true",
                        help="print the changes as a unified diff and write nothing")
     parser.add_argument("--no-backup", action="store_true", help="with --in-place: no .orig backup")
-    parser.add_argument("--format", "-f", choices=("bibtex", "biblatex"), default="bibtex",
-                        help="entry format of the replacements (default: bibtex)")
+    parser.add_argument("--format", "-f", choices=("auto", "bibtex", "biblatex"), default="auto",
+                        help="entry format of the replacements (default: auto, the dialect of the entry "
+                        "replaced: BibLaTeX if it has date, journaltitle, eventtitle ..., else BibTeX)")
     parser.add_argument("--abstract", action=argparse.BooleanOptionalAction, default=None,
                         help="write abstracts in the replacements (default: where the entry had one)")
     parser.add_argument("--strict", action="store_true",
@@ -48,6 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..fix import fix_bibtex_report
+    from ..fix.files import read_bib
     from ..store import load
 
     if args.no_backup and not args.in_place:
@@ -62,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.dry_run:
         _write_stdout("".join(unified_diff(text, result.text, label)))
     elif args.in_place:
-        _rewrite(Path(args.file), text, result.text, backup=not args.no_backup)
+        _rewrite(Path(args.file), text, result.text, backup=not args.no_backup, label=label)
     elif args.output and args.output != "-":
         from ..store import write_atomic
 
@@ -73,36 +76,24 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_bib(name: str) -> str:
-    """The text of *name* (``-``: standard input), exactly: no newline translation, BOM kept."""
-    try:
-        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except OSError as exc:
-        raise DataError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise DataError(f"{name}: not valid UTF-8 (byte {exc.start}, line {line}); "
-                        "convert it first, e.g. iconv -f latin1 -t utf-8") from None
-
-
 def _write_stdout(text: str) -> None:
     out = sys.stdout.buffer
     out.write(text.encode("utf-8"))
     out.flush()
 
 
-def _rewrite(path: Path, old: str, new: str, *, backup: bool) -> None:
+def _rewrite(path: Path, old: str, new: str, *, backup: bool, label: str) -> None:
     import os
 
+    from ..fix.files import backup as write_backup
     from ..store import write_atomic
 
     if new == old:
         return
     mode = path.stat().st_mode & 0o7777
-    if backup:
-        write_atomic(path.with_name(path.name + ".orig"), [old])
+    if backup:  # never over an earlier backup: the user's first original survives every run
+        saved = write_backup(path, old)
+        print(f"icml2026: {label}: the previous version is kept as {saved}", file=sys.stderr)
     write_atomic(path, [new])
     os.chmod(path, mode)  # write_atomic creates 0644; keep the user's permissions
 
@@ -123,6 +114,6 @@ def _report(result: FixResult, label: str, style: str) -> None:
         print(json.dumps({"file": label, **result.to_dict()}, ensure_ascii=False, indent=2), file=sys.stderr)
         return
     for entry in result.entries:
-        if entry.outcome in ("ambiguous", "unreadable"):
+        if entry.outcome in ("ambiguous", "unreadable", "changed"):
             print(f"icml2026: {label}: {entry}", file=sys.stderr)
     print(f"icml2026: {label}: {result.summary()}", file=sys.stderr)

@@ -218,9 +218,9 @@ def dialect_of(block: Block) -> str:
 
 def changes(old: Block, new: Block) -> tuple[Change, ...]:
     """The fields that differ between two versions of an entry (spacing aside), in *new*'s order,
-    then the removed ones; the entry type counts as a field (``type``)."""
+    then the removed ones; the entry type counts as a field (``entry type``)."""
     def values(block: Block) -> dict[str, str]:
-        out = {"@type": block.kind}
+        out = {"entry type": block.kind}
         for item in block.fields:
             out.setdefault(item.name, " ".join(item.value.split()))
         return out
