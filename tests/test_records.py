@@ -98,11 +98,42 @@ def test_no_paper_appears_twice(volume: icml2026.PaperCollection) -> None:
 def test_published_keys_never_change(volume: icml2026.PaperCollection) -> None:
     for key, record in FIRST_RELEASE_KEYS.items():
         assert volume[key].id == record and volume[key].citation_key == key
-    registry = dict(line.split("\t") for line in
-                    (data_dir() / "published-keys.tsv").read_text(encoding="utf-8").splitlines())
-    assert FIRST_RELEASE_KEYS.items() <= registry.items()
+    rows = [line.split("\t") for line in (data_dir() / "published-keys.tsv").read_text(encoding="utf-8").splitlines()]
+    registry = {row[0]: row[1] for row in rows if len(row) == 2}
+    aliases = {row[0]: row[1] for row in rows if row[2:] == ["alias"]}
+    assert len(registry) + len(aliases) == len(rows)
+    assert FIRST_RELEASE_KEYS.items() <= {**registry, **aliases}.items()
     shipped = {p.citation_key: p.id for p in volume.complete}
     assert shipped == registry  # every key is registered, and no registered key is dropped
+    for key, record in aliases.items():  # a published key that became an alias still resolves
+        assert volume[key].id == record and key in volume[key].alias_keys
+
+
+# Published before 0.2 with letters dropped; PMLR's posts name these papers isik26a, kozlowski26a …
+# (mlresearch/v306, _posts/2026-09-29-<id>.md), spelling the names in full.
+LETTER_DROPPING_KEYS = {
+    "isk2026names": ("isik26a", "isik2026names"),
+    "kozowski2026unifying": ("kozlowski26a", "kozlowski2026unifying"),
+    "agrman2026iterative": ("agirman26a", "agirman2026iterative"),
+    "altntas2026toksuite": ("altintas26a", "altintas2026toksuite"),
+    "grnlund2026exponential": ("gronlund26a", "gronlund2026exponential"),
+    "hgsgaard2026interplay": ("hogsgaard26a", "hogsgaard2026interplay"),
+    "hgsgaard2026optimal": ("hogsgaard26b", "hogsgaard2026optimal"),
+    "snbjarnarson2026causally": ("snaebjarnarson26a", "snaebjarnarson2026causally"),
+    "supinski2026redhdphmm": ("slupinski26a", "slupinski2026redhdphmm"),
+}
+
+
+def test_keys_spell_names_as_pmlr_ids_do(volume: icml2026.PaperCollection) -> None:
+    for old, (pmlr_id, key) in LETTER_DROPPING_KEYS.items():
+        paper = volume[old]
+        assert (paper.identifiers.pmlr, paper.citation_key) == (pmlr_id, key) and old in paper.alias_keys
+    for paper in volume.complete:  # no key drops a letter of the first author's family name
+        stem = re.sub(r"26[a-z]+$", "", paper.identifiers.pmlr).replace("-", "")
+        assert paper.citation_key.startswith(f"{stem}2026"), (paper.citation_key, paper.identifiers.pmlr)
+    for key in ("isik2026names", "isk2026names"):
+        result = subprocess.run([sys.executable, "-m", "icml2026", "show", key], capture_output=True, text=True)
+        assert result.returncode == 0 and "pmlr-v306-isik26a" in result.stdout, key
 
 
 def test_key_collision_rule_ignores_creation_order() -> None:
@@ -127,6 +158,15 @@ def test_pmlr_id_rule_reproduces_the_seed_ids(volume: icml2026.PaperCollection, 
     assert len(seed_ids) == 19
     assert {k: computed[k] for k in seed_ids} == seed_ids
     assert all(p.identifiers.pmlr == computed[p.identifiers.openreview] for p in in_file_order)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # Rails' documented examples (ActiveSupport::Inflector#parameterize and #transliterate).
+    ("Donald E. Knuth", "donald-e-knuth"), ("^très|Jolie-- ", "tres-jolie"), ("^très|Jolie__ ", "tres-jolie__"),
+    ("Ærøskøbing", "aeroskobing"),
+])
+def test_parameterize_as_rails_documents(text: str, expected: str) -> None:
+    assert pmlr.parameterize(text) == expected
 
 
 @pytest.mark.parametrize(("family", "expected"), [

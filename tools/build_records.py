@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from icml2026 import curation, markup, pmlr  # noqa: E402
 from icml2026.curation import Finding  # noqa: E402
-from icml2026.keys import assign_keys, base_key  # noqa: E402
+from icml2026.keys import assign_keys, base_key, letter_dropping_token  # noqa: E402
 from icml2026.latex import decode_title  # noqa: E402
 from icml2026.store import dumps_record  # noqa: E402
 
@@ -332,23 +332,29 @@ def _apostrophes(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False).replace("’", "'")
 
 
-def assign_citation_keys(records: list[dict[str, Any]], published: dict[str, str], year: int) -> None:
-    bases = {}
-    for rec in records:
-        if "title" in rec:
-            first = rec["authors"][0]
-            family = first.get("family") or first.get("literal", "")
-            bases[rec["id"]] = (base_key(family, year, rec["title"]), rec["pages"]["first"])
-    keys = assign_keys(bases, published)
+def first_family_of(rec: dict[str, Any]) -> str:
+    first = rec["authors"][0]
+    return str(first.get("family") or first.get("literal", ""))
+
+
+def assign_citation_keys(records: list[dict[str, Any]], registry: Registry, year: int) -> None:
+    bases = {rec["id"]: (base_key(first_family_of(rec), year, rec["title"]), rec["pages"]["first"])
+             for rec in records if "title" in rec}
+    published = demote_letter_dropping_keys(registry, records, year)
+    keys = assign_keys(bases, published, registry.aliases)
     lost = {k: r for k, r in published.items() if keys.get(r) != k}
     if lost:
         raise SystemExit(f"published keys would change: {sorted(lost.items())[:5]}")
     cited = set(keys.values())
+    former = {}  # record id → its published keys that are aliases now
+    for key, record in registry.aliases.items():
+        former.setdefault(record, []).append(key)
     aliases: dict[str, list[str]] = {}
     for rec in records:
         if rec["id"] not in keys:
             continue
         rec["citation_key"] = keys[rec["id"]]
+        rec["alias_keys"] = sorted(former.get(rec["id"], [])) + rec.get("alias_keys", [])
         for alias in own_aliases(rec, year):
             aliases.setdefault(alias, []).append(rec["id"])
     for rec in records:
@@ -361,23 +367,65 @@ def assign_citation_keys(records: list[dict[str, Any]], published: dict[str, str
         rec["provenance"]["/alias_keys"] = "derived"
         if not rec["alias_keys"]:
             del rec["alias_keys"], rec["provenance"]["/alias_keys"]
+    missing = {k: r for k, r in registry.aliases.items() if k not in next(
+        (x.get("alias_keys", []) for x in records if x["id"] == r), [])}
+    if missing:
+        raise SystemExit(f"published keys would stop resolving: {sorted(missing.items())[:5]}")
+
+
+def demote_letter_dropping_keys(registry: Registry, records: list[dict[str, Any]], year: int) -> dict[str, str]:
+    """The published citation keys that stay citation keys; the others become aliases.
+
+    Keys published before 0.2 dropped letters NFKD cannot decompose (``isk2026names`` for
+    Işık).  Such a key, recognised as its record's old base key (plus a collision suffix)
+    where the new rule spells the name differently, becomes an alias of the record: it
+    keeps resolving, and the record gets a key spelt as PMLR spells the name.
+    """
+    by_id = {rec["id"]: rec for rec in records if "title" in rec}
+    kept = {}
+    for key, record in registry.keys.items():
+        rec = by_id.get(record)
+        if rec is not None:
+            family = first_family_of(rec)
+            old = base_key(family, year, rec["title"], token=letter_dropping_token)
+            if old != base_key(family, year, rec["title"]) and re.fullmatch(re.escape(old) + "[a-z]*", key):
+                registry.aliases[key] = record
+                continue
+        kept[key] = record
+    return kept
 
 
 def own_aliases(rec: dict[str, Any], year: int) -> list[str]:
-    """The keys a record answers to besides its citation key: its id, former ids, the unskipped base key."""
-    first = rec["authors"][0]
-    family = first.get("family") or first.get("literal", "")
-    return [rec["id"], *rec.get("alias_keys", []), base_key(family, year, rec["title"], skip_function_words=False)]
+    """The keys a record answers to besides its citation key: its id, former keys and ids, the unskipped base key."""
+    return [rec["id"], *rec.get("alias_keys", []),
+            base_key(first_family_of(rec), year, rec["title"], skip_function_words=False)]
 
 
-def read_registry(path: Path) -> dict[str, str]:
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {key: record for key, record in rows}
+class Registry:
+    """``published-keys.tsv``: every key ever published and its record; append-only.
+
+    A row is ``key<TAB>record id`` for a citation key, or ``key<TAB>record id<TAB>alias``
+    for a published key that is now an alias of its record (it still resolves to it).
+    """
+
+    def __init__(self, keys: dict[str, str], aliases: dict[str, str]) -> None:
+        self.keys = keys
+        self.aliases = aliases
 
 
-def registry_text(records: list[dict[str, Any]]) -> str:
-    rows = sorted((r["citation_key"], r["id"]) for r in records if "citation_key" in r)
-    return "".join(f"{key}\t{record}\n" for key, record in rows)
+def read_registry(path: Path) -> Registry:
+    registry = Registry({}, {})
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            key, record, *kind = line.split("\t")
+            (registry.aliases if kind == ["alias"] else registry.keys)[key] = record
+    return registry
+
+
+def registry_text(records: list[dict[str, Any]], registry: Registry) -> str:
+    rows = sorted([(r["citation_key"], r["id"], "") for r in records if "citation_key" in r]
+                  + [(key, record, "\talias") for key, record in registry.aliases.items()])
+    return "".join(f"{key}\t{record}{kind}\n" for key, record, kind in rows)
 
 
 def build(sources: Path) -> dict[Path, str]:
@@ -394,7 +442,8 @@ def build(sources: Path) -> dict[Path, str]:
     records = merge(seed, volume)
     for rec in seed:
         findings += curation.protect_case(rec)
-    assign_citation_keys(records, read_registry(OUT / "published-keys.tsv"), proc["year"])
+    registry = read_registry(OUT / "published-keys.tsv")
+    assign_citation_keys(records, registry, proc["year"])
     records = [normalised(rec) for rec in records]
     records.sort(key=lambda r: (r.get("citation_key") or r["id"], r["id"]))
     papers_text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
@@ -405,7 +454,7 @@ def build(sources: Path) -> dict[Path, str]:
         OUT / "index.tsv": index_text(papers_text),
         OUT / "lines.tsv": lines_text(papers_text),
         OUT / "search-index.txt": search_index_text(proc, records),
-        OUT / "published-keys.tsv": registry_text(records),
+        OUT / "published-keys.tsv": registry_text(records, registry),
         DOCS / "data-quality.md": quality_report(findings, records),
     }
 

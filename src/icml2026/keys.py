@@ -1,4 +1,4 @@
-"""Citation keys: ``{family}{year}{firstword}``, ASCII-folded, lower case.
+"""Citation keys: ``{family}{year}{firstword}``, transliterated to ASCII as PMLR's ids are, lower case.
 
 Keys are computed once, when a record is created, and stored; they are never
 recomputed on export, so a corrected title does not silently change a key that
@@ -8,10 +8,11 @@ people already cite.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from typing import Any
 
 from .markup import to_plain
+from .pmlr import approximate
 from .text import fold
 
 # Words skipped when choosing the title word, as Google Scholar and Better BibTeX do.
@@ -22,7 +23,19 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 def ascii_token(text: str) -> str:
-    """``N’Guessan`` → ``nguessan``; ``Cantürk`` → ``canturk``."""
+    """``N’Guessan`` → ``nguessan``; ``Cantürk`` → ``canturk``; ``Işık`` → ``isik``, ``Kozłowski`` → ``kozlowski``.
+
+    PMLR's transliteration (:func:`icml2026.pmlr.approximate`) first, so no letter NFKD
+    cannot decompose (``ı ł ø æ``) is dropped; then accents are stripped.
+    """
+    return "".join(_WORD.findall(fold(approximate(text))))
+
+
+def letter_dropping_token(text: str) -> str:
+    """The token of keys published before 0.2 (accents stripped only: ``Işık`` → ``isk``).
+
+    Kept to recognise those keys, which stay resolvable as aliases (``tools/build_records.py``).
+    """
     return "".join(_WORD.findall(fold(text)))
 
 
@@ -30,12 +43,13 @@ def title_words(title: str) -> list[str]:
     return [w for w in (ascii_token(t) for t in to_plain(title).split()) if w]
 
 
-def base_key(family: str, year: int, title: str, *, skip_function_words: bool = True) -> str:
-    words = title_words(title)
+def base_key(family: str, year: int, title: str, *, skip_function_words: bool = True,
+             token: Callable[[str], str] = ascii_token) -> str:
+    words = [w for w in (token(t) for t in to_plain(title).split()) if w]
     if skip_function_words:
         words = [w for w in words if w not in FUNCTION_WORDS] or words
     first = words[0] if words else ""
-    return f"{ascii_token(family) or 'anonymous'}{year}{first}"
+    return f"{token(family) or 'anonymous'}{year}{first}"
 
 
 def unique_key(base: str, taken: Container[str]) -> str:
@@ -55,8 +69,11 @@ def unique_key(base: str, taken: Container[str]) -> str:
         n += 1
 
 
-def assign_keys(bases: Mapping[str, tuple[str, Any]], published: Mapping[str, str]) -> dict[str, str]:
+def assign_keys(bases: Mapping[str, tuple[str, Any]], published: Mapping[str, str],
+                aliases: Iterable[str] = ()) -> dict[str, str]:
     """Citation keys for records, given ``record id → (base key, order)`` and the registry.
+
+    *aliases* are published keys that are now aliases of their records: never given again.
 
     The rule does not depend on the order in which records were created:
 
@@ -67,7 +84,7 @@ def assign_keys(bases: Mapping[str, tuple[str, Any]], published: Mapping[str, st
        that is neither published, nor taken, nor another group's base key.
     """
     keys = {record: key for key, record in published.items() if record in bases}
-    taken = set(published) | set(keys.values())
+    taken = set(published) | set(keys.values()) | set(aliases)
     groups: dict[str, list[tuple[Any, str]]] = {}
     for record, (base, order) in bases.items():
         if record not in keys:

@@ -1,19 +1,31 @@
 """PMLR's published paper ids (``abas26a``, ``n-guessan26a``) and the URLs built from them.
 
 PMLR does not publish a paper under the key of the volume's source BibTeX
-(``abas26``, ``nguessan26``).  Its site builder (``mlresearch/papersite``,
-``lib/mlresearch.rb``: ``extractpapers`` and ``disambiguate_chars``) walks the
-entries in file order and gives each the first id not yet taken of::
+(``abas26``, ``nguessan26``).  Its site builder (``mlresearch/papersite``) walks
+the entries in file order and gives each the first id not yet taken of::
 
     parameterize(downcase(first author's family name) + YY + suffix)
 
 with ``YY`` the two-digit year of the volume's publication date and suffix
-``a``, ``b``, … ``z``, ``aa``, ``ab``, …  Rails' ``parameterize`` transliterates
-to ASCII with I18n's default approximations (``ö`` → ``o``, ``ß`` → ``ss``,
-``ł`` → ``l``; any other non-ASCII character becomes ``?``), replaces every run
-of characters other than ``[a-z0-9_-]`` by ``-``, squeezes repeated ``-`` and
-strips them from both ends.  The family name is the one BibTeX reads (the
-``von`` part is not in it), LaTeX-decoded.
+``a``, ``b``, … ``z``, ``aa``, ``ab``, …  (``tools/sources/corpora/README.md``
+says how this was checked against the volume's published ids.)
+
+:func:`parameterize` is written from Rails' documentation of
+``ActiveSupport::Inflector``, not from its source: ``transliterate`` "replaces
+non-ASCII characters with an ASCII approximation, or if none exists, a
+replacement character which defaults to "?"", with default approximations for
+Western/Latin characters (``transliterate("Ærøskøbing")`` → ``"AEroskobing"``);
+``parameterize`` "replaces special characters in a string so that it may be used
+as part of a 'pretty' URL", lower-cased, with separator ``-``, and keeps dashes
+and underscores (documented examples: ``"Donald E. Knuth"`` → ``donald-e-knuth``,
+``"^très|Jolie-- "`` → ``tres-jolie``, ``"^très|Jolie__ "`` → ``tres-jolie__``;
+https://api.rubyonrails.org/classes/ActiveSupport/Inflector.html).  The
+approximations are the Latin letters of I18n's default transliterator, each
+checked against the ids PMLR published for this volume (``Işık`` → ``isik26a``,
+``Kozłowski`` → ``kozlowski26a``, ``Snæbjarnarson`` → ``snaebjarnarson26a``).
+The same approximations make the citation keys (:func:`icml2026.keys.ascii_token`),
+so a key spells a name as PMLR's id does.  The family name is the one BibTeX
+reads (the ``von`` part is not in it), LaTeX-decoded.
 """
 
 from __future__ import annotations
@@ -21,8 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-# I18n::Backend::Transliterator::HashTransliterator::DEFAULT_APPROXIMATIONS (ruby-i18n/i18n,
-# lib/i18n/backend/transliterator.rb), written as pairs of "character approximation".
+# The Latin letters I18n's default transliterator approximates, as "character approximation" pairs.
 _APPROXIMATIONS = dict(pair.split(" ") for pair in """
 À A|Á A|Â A|Ã A|Ä A|Å A|Æ AE|Ç C|È E|É E|Ê E|Ë E|Ì I|Í I|Î I|Ï I|Ð D|Ñ N|Ò O|Ó O|Ô O|Õ O|Ö O|× x|Ø O
 Ù U|Ú U|Û U|Ü U|Ý Y|Þ Th|ß ss|ẞ SS|à a|á a|â a|ã a|ä a|å a|æ ae|ç c|è e|é e|ê e|ë e|ì i|í i|î i|ï i
@@ -37,12 +48,18 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _SEPARATORS = re.compile(r"[^a-z0-9_-]+", re.IGNORECASE)
 
 
-def transliterate(text: str) -> str:
-    """ActiveSupport's ``transliterate``: NFC, then I18n's approximations, ``?`` for the rest."""
+def approximate(text: str) -> str:
+    """*text* in NFC with each Latin letter that has an approximation replaced (``ł`` → ``l``,
+    ``æ`` → ``ae``); every other character is kept."""
     import unicodedata
 
     nfc = unicodedata.normalize("NFC", text)
-    return _NON_ASCII.sub(lambda m: _APPROXIMATIONS.get(m.group(0), "?"), nfc)
+    return nfc if nfc.isascii() else _NON_ASCII.sub(lambda m: _APPROXIMATIONS.get(m.group(0), m.group(0)), nfc)
+
+
+def transliterate(text: str) -> str:
+    """ActiveSupport's ``transliterate``: the approximations, ``?`` for any other non-ASCII character."""
+    return _NON_ASCII.sub("?", approximate(text))
 
 
 def parameterize(text: str) -> str:
