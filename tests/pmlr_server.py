@@ -1,6 +1,14 @@
 """A local stand-in for proceedings.mlr.press serving PMLR's published bibliography.
 
-Two parts, both used by ``tests/test_update.py``:
+Three parts, used by ``tests/test_update.py`` and ``tests/test_update_hostile.py``:
+
+* :func:`published_from_sources` writes PMLR's published bibliography as PMLR
+  generates it: from the volume's **source** BibTeX (``tools/sources/corpora/
+  pmlr-v306-facts.bib``, the file the packaged records were built from; PMLR's
+  paper pages are generated from it) and the volume's facts in
+  ``tools/sources/data/seed-papers.json``, never from the packaged records,
+  so the package's own repairs (a space before a colon, case protection) are
+  not in it, as they are not in PMLR's file.
 
 * :func:`render_published` writes papers in the format PMLR publishes at
   ``https://proceedings.mlr.press/v306/assets/bib/bibliography.bib``.  The facts
@@ -30,15 +38,20 @@ import functools
 import gzip
 import hashlib
 import http.server
+import json
+import re
 import threading
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Self
 
 from icml2026.exporters.bibtex import name
 from icml2026.latex import encode_markup
 from icml2026.model import Paper
+
+SOURCES = Path(__file__).resolve().parents[1] / "tools" / "sources"
 
 TAB = "\t"
 MONTH = "06--11 Jul"  # volume 306's _config.yml date_str
@@ -125,6 +138,111 @@ def render_published(papers: Iterable[Paper], *, overrides: Mapping[str, Mapping
             parts.append("\n\n" + entry(paper, (overrides or {}).get(paper.identifiers.pmlr or "")))
     parts.extend("\n\n" + text for text in extra)
     return "".join(parts)
+
+
+# --------------------------------------------------------------------------- from the raw sources
+
+_FIELD = re.compile(r"^\s*(\w+) = \{(.*)\},?$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class SourceEntry:
+    """One ``@InProceedings`` of the volume's source BibTeX: its raw field values and PMLR id."""
+
+    key: str
+    fields: dict[str, str]
+    pmlr_id: str
+
+
+def _first_family(author: str) -> str:
+    """The LaTeX-decoded family name of the first author (the source writes "Family, Given")."""
+    from pylatexenc.latex2text import LatexNodes2Text
+
+    first = author.split(" and ")[0]
+    family = first.split(",")[0] if "," in first else first.split()[-1]
+    return str(LatexNodes2Text().latex_to_text(family)).strip()
+
+
+@functools.lru_cache(maxsize=1)
+def source_entries() -> tuple[tuple[dict[str, str], ...], tuple[SourceEntry, ...]]:
+    """(the header's fields, every paper entry in file order) of the volume's source BibTeX."""
+    from icml2026.pmlr import assign_ids  # PMLR's id rule, applied to the source's own names
+
+    text = (SOURCES / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
+    blocks = re.split(r"\n(?=@)", text)
+    header = dict(_FIELD.findall(blocks[0]))
+    raw = [(re.match(r"@InProceedings\{([^,]+),", b), dict(_FIELD.findall(b))) for b in blocks[1:]]
+    entries = [(m.group(1), f) for m, f in raw if m]
+    year = int(header["year"])
+    ids = assign_ids([_first_family(f["author"]) for _, f in entries], year)
+    return (header,), tuple(SourceEntry(k, f, i) for (k, f), i in zip(entries, ids))
+
+
+def volume_facts() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((SOURCES / "data" / "seed-papers.json").read_text(encoding="utf-8"))
+    return dict(data["proceedings"])
+
+
+def published_from_sources(*, overrides: Mapping[str, Mapping[str, str]] | None = None,
+                           drop: Iterable[str] = (), extra: Iterable[str] = (),
+                           keys: Mapping[str, str] | None = None) -> str:
+    """PMLR's published bibliography generated from the source BibTeX, as the template writes it.
+
+    *overrides* maps a PMLR id to field values (as PMLR writes them: ``title``,
+    ``author``, ``pages``, ``pdf``, ``url``) that replace the source's: the
+    corrections PMLR made in its pages; ids in *drop* are left out; *keys* gives
+    an entry another key (``{"abas26a": "abbadi26a"}``); *extra* entries are appended.
+    """
+    (header_fields,), entries = source_entries()
+    facts = volume_facts()
+    editors = [e.strip() for e in header_fields["editor"].split(" and ")]
+    given_family = " and ".join(" ".join(reversed([part.strip() for part in e.split(",", 1)])) for e in editors)
+    booktitle = header_fields["booktitle"]
+    parts = [(f"@Proceedings{{ICML{header_fields['year']},\n"
+              f"  title =     {{{booktitle}}},\n"
+              f"  booktitle = {{{booktitle}}},\n"
+              f"  editor =    {{{given_family}}},\n"
+              f"  publisher = {{{facts['publisher']}}},\n"
+              f"  series =    {{{facts['series']}}},\n"
+              f"  volume =    {header_fields['volume']}\n"
+              "}\n")]
+    dropped = set(drop)
+    volume = header_fields["volume"]
+    for item in entries:
+        if item.pmlr_id in dropped:
+            continue
+        values = {
+            "title": item.fields["title"],
+            "author": item.fields["author"],
+            "booktitle": booktitle,
+            "pages": item.fields["pages"],
+            "year": header_fields["year"],
+            "editor": header_fields["editor"],
+            "volume": volume,
+            "series": facts["series"],
+            "month": MONTH,
+            "publisher": facts["publisher"],
+            "pdf": f"https://raw.githubusercontent.com/mlresearch/v{volume}/main/assets/{item.pmlr_id}/{item.pmlr_id}.pdf",
+            "url": f"https://proceedings.mlr.press/v{volume}/{item.pmlr_id}.html",
+        }
+        values.update((overrides or {}).get(item.pmlr_id, {}))
+        key = (keys or {}).get(item.pmlr_id, item.pmlr_id)
+        parts.append("\n\n" + _render(f"pmlr-v{volume}-{key}", values))
+    parts.extend("\n\n" + text for text in extra)
+    return "".join(parts)
+
+
+def _render(key: str, values: Mapping[str, str | None]) -> str:
+    lines = []
+    for field_name, value in values.items():
+        if value:
+            gap = " " * (15 - len(field_name) - 2) if field_name in ("author", "publisher") else f" {TAB} "
+            lines.append(f"  {field_name} ={gap}{{{value}}}")
+    return f"@InProceedings{{{key},\n" + ",\n".join(lines) + "\n}\n"
+
+
+def source_entry(pmlr_id: str) -> SourceEntry:
+    return next(e for e in source_entries()[1] if e.pmlr_id == pmlr_id)
 
 
 # --------------------------------------------------------------------------- the server
