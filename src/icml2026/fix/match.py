@@ -225,23 +225,23 @@ def claims_icml2026(entry: Block, volume: int | None) -> str | None:
     return None
 
 
-def other_venue(entry: Block, volume: int | None) -> str | None:
-    """Why *entry*'s own fields place it at another venue, volume or year than ICML 2026, or None."""
+def other_venue(entry: Block, volume: int | None) -> tuple[str, str] | None:
+    """The field that places *entry* at another venue, volume or year than ICML 2026, and why; or None."""
     for name in VENUE_FIELDS:
         venue = venue_text(entry.get(name))
         if venue and (_BAD_VENUE.search(venue) or _OTHER_VENUE.search(venue) or not _OK_VENUE.search(venue)):
-            return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
+            return name, f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
     for name in MENTION_FIELDS:
         venue = venue_text(entry.get(name))
         if venue and (_OTHER_VENUE.search(venue) or (_ICML.search(venue) and _BAD_VENUE.search(venue))):
-            return f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
+            return name, f"it names another venue ({name} = {latex_plain(entry.get(name)).strip()!r})"
     number = entry.get("volume").strip()
     if number.isdigit() and volume is not None and int(number) != volume:
-        return f"its volume is {number}"
+        return "volume", f"its volume is {number}"
     year = _year(entry)
     if year is not None and year != LATEST_YEAR and any(
             _ICML.search(venue_text(entry.get(n))) for n in (*VENUE_FIELDS, *MENTION_FIELDS)):
-        return f"it is an ICML paper of {year}"
+        return "year", f"it is an ICML paper of {year}"
     return None
 
 
@@ -382,7 +382,7 @@ class Matcher:
         title = latex_plain(entry.get("title"))
         keys = title_keys(title) if title.strip() else None
         names = [n for n in split_names(entry.get("author")) if n.lower() != "others"]
-        by_id = self._by_identifier(entry)
+        by_id = self.by_identifier(entry)
         if by_id:
             return self._identified(entry, by_id, keys, names)
         if keys is None or not keys.words:
@@ -390,10 +390,10 @@ class Matcher:
         return self._by_title(entry, keys, names)
 
     # -- identifiers -------------------------------------------------------
-    def _by_identifier(self, entry: Block) -> dict[int, list[str]]:
+    def by_identifier(self, entry: Block) -> dict[int, list[str]]:
         """Paper index → the kinds of identifier of the entry that name it."""
         hits: dict[int, list[str]] = {}
-        for kind, value in self._identifiers(entry):
+        for kind, value in self.identifiers(entry):
             table = {"openreview": self.index.by_openreview, "pmlr": self.index.by_pmlr,
                      "arxiv": self.index.by_arxiv}[kind]
             n = table.get(value)
@@ -401,7 +401,7 @@ class Matcher:
                 hits[n].append(kind)
         return hits
 
-    def _identifiers(self, entry: Block) -> list[tuple[str, str]]:
+    def identifiers(self, entry: Block) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         volume = self.index.volume
         openreview = entry.get("openreview").strip()
@@ -432,7 +432,7 @@ class Matcher:
             return Match(ambiguous=f"its identifiers name different papers ({said})", candidates=papers)
         n, kinds = next(iter(hits.items()))
         known = self.index.known[n]
-        agrees = keys is None or self._title_agrees(keys, n) or self._authors_agree(names, known)
+        agrees = keys is None or self.title_agrees(keys, n) or self.authors_agree(names, known)
         if not agrees:
             return Match(ambiguous=f"its {kinds[0]} id is that of {known.paper.id}, but neither its title nor "
                          "its authors are that paper's", candidates=papers)
@@ -444,7 +444,7 @@ class Matcher:
                              candidates=papers)
         return Match(known.paper, evidence)
 
-    def _title_agrees(self, keys: TitleKeys, n: int) -> bool:
+    def title_agrees(self, keys: TitleKeys, n: int) -> bool:
         if n in self.index.title_candidates(keys):
             return True
         words = set(keys.words)
@@ -461,7 +461,7 @@ class Matcher:
                 return Match(ambiguous="its title is close to, but not the same as, the title of "
                              + ", ".join(p.id for p in papers), candidates=papers)
             return NO_MATCH
-        confirmed = [n for n in found if self._authors_agree(names, self.index.known[n])]
+        confirmed = [n for n in found if self.authors_agree(names, self.index.known[n])]
         candidates = tuple(self.index.known[n].paper for n in (confirmed or found))
         ids = ", ".join(p.id for p in candidates)
         if len(confirmed) > 1:
@@ -476,7 +476,7 @@ class Matcher:
                          candidates=candidates)
         return Match(known.paper, "title")
 
-    def _authors_agree(self, names: Sequence[str], known: _Known) -> bool:
+    def authors_agree(self, names: Sequence[str], known: _Known) -> bool:
         if not names or not known.families:
             return False
         keys = [entry_name_keys(n) for n in names]
@@ -489,13 +489,13 @@ class Matcher:
         """Why the entry is another publication than the ICML 2026 paper, or None."""
         other = other_venue(entry, self.index.volume)
         if other:
-            return other
+            return other[1]
         if arxiv_known:  # a preprint may be of any year; its id is the evidence
             return None
         year = _year(entry)
         if year is not None and not EARLIEST_YEAR <= year <= LATEST_YEAR:
             return f"its year is {year}"
-        for kind, value in self._identifiers(entry):
+        for kind, value in self.identifiers(entry):
             if kind == "openreview" and value != known.openreview:
                 return f"its OpenReview id {value} is not that paper's"
         for name in _LINK_FIELDS:
@@ -507,6 +507,11 @@ class Matcher:
             if doi and not _ARXIV_DOI.match(doi.group()):
                 return f"it has a DOI ({doi.group()}), which ICML 2026 papers do not"
         return None
+
+
+def year_of(entry: Block) -> int | None:
+    """The year an entry states (``year``, else the start of ``date``), or None."""
+    return _year(entry)
 
 
 def _year(entry: Block) -> int | None:
