@@ -37,14 +37,15 @@ def test_sync_prints_summary_and_resync_is_quiet(server, capsys, monkeypatch):
     monkeypatch.setenv("ZOTERO_API_KEY", KEY)
     assert main(cli(server)) == 0
     out, err = capsys.readouterr()
-    assert "created 18, updated 0, unchanged 0, skipped 1, failed 0" in out
+    # Every packaged seed paper is complete (seed 4 became pmlr-v306-ding26n).
+    assert "created 19, updated 0, unchanged 0, skipped 0, failed 0" in out
     assert "\r" not in err            # no progress bar when stderr is not a terminal
     server.reset_counts()
     assert main(cli(server)) == 0
     out, _ = capsys.readouterr()
-    # Only the incomplete paper and the summary; the state makes it one request (a 304).
-    assert out.splitlines()[0].startswith("skipped ") and len(out.splitlines()) == 2
-    assert "unchanged 18" in out and "(users/475025, 1 request, 0 item writes" in out
+    # Only the summary; the state makes it one request (a 304).
+    assert len(out.splitlines()) == 1
+    assert "unchanged 19" in out and "(users/475025, 1 request, 0 item writes" in out
     assert sum(server.requests.values()) == 1
 
 
@@ -117,7 +118,7 @@ def test_progress_bar_only_on_a_terminal(server, capsys, monkeypatch):
     monkeypatch.setattr("sys.stderr", terminal)
     assert main(cli(server)) == 0
     drawn = terminal.getvalue()
-    assert drawn.count("\r") == 18 and drawn.endswith("] 18/18\n")
+    assert drawn.count("\r") == 19 and drawn.endswith("] 19/19\n")
     assert "\r" not in capsys.readouterr().out
 
 
@@ -172,4 +173,32 @@ def test_lost_answers_print_what_may_have_been_written(server, capsys, monkeypat
     out, err = capsys.readouterr()
     assert waits == [0.5, 1.0, 2.0, 4.0]
     assert "may have been written" in out and "nothing was written" not in err
-    assert "18 more may have been written" in err and err.count("\n") == 1
+    assert "19 more may have been written" in err and err.count("\n") == 1
+
+
+def test_a_dry_run_without_a_key_says_first_that_it_needs_one(server, capsys, monkeypatch):
+    monkeypatch.delenv("ZOTERO_API_KEY", raising=False)
+    assert main(cli(server, "--dry-run")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("icml2026: error: no Zotero API key: a dry run reads the library") \
+        and "ZOTERO_API_KEY" in err and err.count("\n") == 1
+    assert sum(server.requests.values()) == 0
+
+
+@pytest.mark.parametrize("endpoint", ["http://[::1", "http://127.0.0.1:99999"])
+def test_a_malformed_endpoint_is_one_line(capsys, monkeypatch, endpoint):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    argv = ["zotero", "sync", "--library-id", str(USER_ID), "--library-type", "user",
+            "--keys", "he2026inpainting", "--endpoint", endpoint]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"icml2026: error: endpoint {endpoint!r} is not a valid URL") and err.count("\n") == 1
+
+
+def test_waits_the_server_asks_for_are_said_as_they_begin(server, capsys, monkeypatch):
+    monkeypatch.setenv("ZOTERO_API_KEY", KEY)
+    monkeypatch.setattr("time.sleep", lambda seconds: None)
+    server.inject("backoff", "GET items", backoff="30")
+    assert main(cli(server)) == 0
+    err = capsys.readouterr().err
+    assert err.count("Zotero asked clients to pause (Backoff): waiting 30 s") == 1

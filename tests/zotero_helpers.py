@@ -34,10 +34,18 @@ SEED_IDS = (
 
 @pytest.fixture(scope="session")
 def papers() -> PaperCollection:
-    """The 19 seed papers, selected by id from the packaged data."""
+    """18 seed papers selected by id from the packaged data, and one incomplete paper.
+
+    Every packaged record is complete since seed 4 became ``pmlr-v306-ding26n``: the
+    incomplete one is that record without its pages (as it was before), so the skip
+    rule stays tested.
+    """
     import icml2026
 
-    return icml2026.load().select(SEED_IDS)
+    chosen = icml2026.load().select(SEED_IDS)
+    seed = chosen["icml2026-seed-04"]
+    incomplete = dataclasses.replace(seed, status="incomplete", pages=None, missing=("pages",))
+    return PaperCollection([p for p in chosen if p.id != seed.id] + [incomplete])
 
 
 @pytest.fixture

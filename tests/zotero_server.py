@@ -21,7 +21,10 @@ It reproduces the behaviour recorded in ``shared/reference/zotero-web-api.md``
 Faults (:meth:`ZoteroServer.inject`): ``429`` (+ ``Retry-After``), ``503``, ``500``,
 ``backoff`` (a ``Backoff`` header on a good answer), ``edit`` (a concurrent edit
 just before the request is processed), ``drop`` (the write is applied, then the
-connection is closed without an answer) and ``slow`` (applied, answered late).
+connection is closed without an answer), ``slow`` (applied, answered late) and
+``refuse-keys`` (a create that names its own key fails with "'…' is not a valid item
+key", as the Zotero API did in August 2026, zotero/zotero#6029; objects without a key
+are created under a key the server chooses).
 
 Every request is counted by kind (``"POST items"``, ``"GET items"``…) in
 :attr:`ZoteroServer.requests`.
@@ -139,7 +142,7 @@ class Library:
 
 @dataclass
 class Fault:
-    kind: str                    # 429, 503, 500, backoff, edit, drop, slow
+    kind: str                    # 429, 503, 500, backoff, edit, drop, slow, refuse-keys
     match: str                   # request kind, e.g. "POST items"
     times: int = 1
     skip: int = 0                # let this many matching requests through first
@@ -355,7 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
         if response is None:
             if fault and fault.kind == "edit" and fault.action:
                 fault.action(server)
-            response = _Api(server).dispatch(request)
+            response = _Api(server, refuse_keys=bool(fault and fault.kind == "refuse-keys")).dispatch(request)
         with server.lock:
             server.log.append((method, self.path, response.status))
         if fault and fault.kind == "backoff":
@@ -396,9 +399,10 @@ class _Handler(BaseHTTPRequestHandler):
 class _Api:
     """Request → Response, under the server's lock."""
 
-    def __init__(self, server: ZoteroServer) -> None:
+    def __init__(self, server: ZoteroServer, *, refuse_keys: bool = False) -> None:
         self.server = server
         self.schema = server.schema
+        self.refuse_keys = refuse_keys
 
     # -- dispatch -------------------------------------------------------------------
     def dispatch(self, request: Request) -> Response:
@@ -830,6 +834,8 @@ class _Api:
         if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 0):
             raise HttpError(400, "'version' must be an integer")
         existing = store.get(key) if key else None
+        if key and existing is None and self.refuse_keys:
+            raise HttpError(400, f"'{key}' is not a valid {noun.lower()} key")
         if key and version is None and not has_header:
             raise HttpError(428, "Either If-Unmodified-Since-Version or 'version' property must be "
                                  "provided for 'key'-based writes")

@@ -81,6 +81,11 @@ def read_api_key(args: argparse.Namespace) -> str | None:
             raise UsageError(f"the API key file {args.api_key_file} is empty")
         return key
     key = os.environ.get(KEY_VARIABLE, "").strip()
+    if not key and args.dry_run and args.library_type == "user":
+        # Said before anything is read: the server's answer would be a bare 403.
+        raise UsageError(f"no Zotero API key: a dry run reads the library, and a user library needs "
+                         f"a key for that (a read-only one is enough): set {KEY_VARIABLE} or use "
+                         "--api-key-file FILE")
     if not key and not args.dry_run:
         raise UsageError(f"no Zotero API key: set {KEY_VARIABLE} or use --api-key-file FILE "
                          "(create a key at https://www.zotero.org/settings/keys)")
@@ -119,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         report = sync(papers, library_id=args.library_id, library_type=args.library_type,
                       api_key=api_key, collection=args.collection, dry_run=args.dry_run,
                       endpoint=args.endpoint, timeout=timeout, state_dir=state_dir,
-                      progress=bar.update if bar else None)
+                      progress=bar.update if bar else None, notify=warn)
     except ZoteroError as exc:
         if bar:
             bar.finish()
@@ -129,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if bar:
         bar.finish()
     print_report(report, sys.stdout)
-    for note in report.notes:
+    for note in report.notes:   # the waits were said as they began (notify)
         warn(note)
     if not report.ok:
         warn(f"{report.counts['failed']} papers failed (see above); run the sync again after fixing the cause")

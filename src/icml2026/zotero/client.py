@@ -36,6 +36,7 @@ PAGE = 100                 # the API's largest page of JSON objects
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_WAIT = 300.0           # the one cap: no single wait is longer, whoever asks for it
 MAX_OWN_DELAY = 30.0       # our exponential back-off when the server names no delay
+MAX_PAGES = 5000           # 500,000 objects: far beyond any library a sync reads, but never endless
 
 
 @dataclass
@@ -82,7 +83,8 @@ class Connection:
 
     def __init__(self, *, library_id: str, library_type: str, api_key: str | None,
                  endpoint: str = DEFAULT_ENDPOINT, timeout: float = 30.0, max_attempts: int = 5,
-                 sleep: Callable[[float], None] | None = None) -> None:
+                 sleep: Callable[[float], None] | None = None,
+                 notify: Callable[[str], None] | None = None) -> None:
         import httpx2
         from pyzotero import zotero
 
@@ -95,6 +97,8 @@ class Connection:
         self.sleep = time.sleep if sleep is None else sleep   # looked up now: tests may replace it
         self.requests: Counter[str] = Counter()
         self.backoff_until = 0.0
+        self.notify = notify          # told of every wait the server asks for, before it starts
+        self.notices: list[str] = []  # …and each is kept for the report
         self._api_key = api_key
         host = urlsplit(self.endpoint).hostname or ""
         client = httpx2.Client(
@@ -128,11 +132,22 @@ class Connection:
             self.backoff_until = max(self.backoff_until, time.time() + delay)
         return delay
 
-    def _wait_for_backoff(self) -> None:
+    def _wait_for_backoff(self, what: str) -> None:
+        """Honour a ``Backoff`` that came with a good answer: say so and wait, or stop past the cap."""
         remaining = self.backoff_until - time.time()
         self.backoff_until = 0.0
-        if remaining > 0:
-            self.sleep(min(remaining, MAX_WAIT))
+        if remaining <= 0:
+            return
+        if remaining > MAX_WAIT + 1:   # a second of slack: the clock moved since the header came
+            raise ZoteroError(f"{what}: Zotero asked clients to pause for {remaining:.0f} s (Backoff), "
+                              f"more than the {MAX_WAIT:.0f} s a sync waits; stopped, try again later")
+        self.tell(f"Zotero asked clients to pause (Backoff): waiting {remaining:.0f} s before {what}")
+        self.sleep(min(remaining, MAX_WAIT))
+
+    def tell(self, message: str) -> None:
+        self.notices.append(message)
+        if self.notify is not None:
+            self.notify(message)
 
     # -- the one request loop -------------------------------------------------------
     def request(self, what: str, method: str, path: str, *, params: dict[str, Any] | None = None,
@@ -151,7 +166,7 @@ class Connection:
         ok = set(ok)
         problem, maybe_applied = "", False
         for attempt in range(self.max_attempts):
-            self._wait_for_backoff()
+            self._wait_for_backoff(what)
             response = None
             try:
                 response = self.client.request(method, url, params=params, json=body,
@@ -184,6 +199,8 @@ class Connection:
                 raise ZoteroError(f"{what}: Zotero asked to wait {told:.0f} s before retrying, more "
                                   f"than the {MAX_WAIT:.0f} s a sync waits; try again later",
                                   response.status_code)
+            self.tell(f"Zotero answered HTTP {response.status_code}: waiting {told:.0f} s, as it asked, "
+                      f"before retrying {what}")
             return told
         return min(0.5 * 2.0 ** attempt, MAX_OWN_DELAY)   # 0.5, 1, 2, 4 … seconds
 
@@ -221,7 +238,9 @@ class Connection:
         return Listing(self._pages("listing items", response), library_version(response))
 
     def _pages(self, what: str, response: Any) -> list[dict[str, Any]]:
+        """Follow ``Link: rel=next`` to the end; a link back to a page already read is an error."""
         objects: list[dict[str, Any]] = []
+        seen = {self._page_id(str(response.url))}
         while True:
             try:
                 page = response.json()
@@ -234,7 +253,19 @@ class Connection:
             following = response.links.get("next", {}).get("url")
             if not following:
                 return objects
-            response = self.request(what, "GET", self._same_server(following))
+            url = self._same_server(following)
+            if self._page_id(url) in seen or len(seen) >= MAX_PAGES:
+                raise ZoteroError(f"{what}: the server's next-page link leads back to a page already "
+                                  f"read (or past {MAX_PAGES} pages); stopped after {len(seen)} pages")
+            seen.add(self._page_id(url))
+            response = self.request(what, "GET", url)
+
+    def _page_id(self, url: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """A page's path and sorted query: the same page however its parameters are ordered."""
+        from urllib.parse import parse_qsl
+
+        parts = urlsplit(url)
+        return parts.path, tuple(sorted(parse_qsl(parts.query, keep_blank_values=True)))
 
     def _same_server(self, url: str) -> str:
         """A ``Link`` URL, re-rooted on our endpoint (it never sends us to another host)."""
@@ -330,7 +361,11 @@ def library_version(response: Any, default: int | None = None) -> int:
 
 def check_endpoint(endpoint: str) -> str:
     """``scheme://host[:port]``: ``Link`` pages are re-rooted on it, so it has no path prefix."""
-    parts = urlsplit(endpoint.strip())
+    try:
+        parts = urlsplit(endpoint.strip())
+        parts.port  # noqa: B018 - parsed lazily: an out-of-range or non-numeric port raises here
+    except ValueError as exc:   # "http://[::1": an unclosed IPv6 bracket
+        raise UsageError(f"endpoint {endpoint!r} is not a valid URL ({exc})") from None
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ZoteroError(f"endpoint must be an http(s) URL, not {endpoint!r}")
     if parts.path not in ("", "/") or parts.query:

@@ -76,6 +76,7 @@ class SyncReport:
     seconds: float = 0.0
     collection_checked: bool = True  # False: no paper needed the collection, so it was not looked up
     notes: list[str] = field(default_factory=list)   # warnings about the run itself
+    waits: list[str] = field(default_factory=list)   # each wait the server asked for (told to notify)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -119,6 +120,7 @@ class _Planned:
     detail: str = ""
     kept: tuple[str, ...] = ()
     remote: Remote | None = None
+    keyless: bool = False      # sent without our key (the server refused it)
 
 
 def sync(papers: Iterable[Paper], *, library_id: str | int, library_type: str = "user",
@@ -126,7 +128,8 @@ def sync(papers: Iterable[Paper], *, library_id: str | int, library_type: str = 
          endpoint: str = DEFAULT_ENDPOINT, timeout: float = 30.0, max_attempts: int = 5,
          max_rounds: int = 5, sleep: Callable[[float], None] | None = None,
          progress: Progress | None = None,
-         state_dir: str | os.PathLike[str] | None = None) -> SyncReport:
+         state_dir: str | os.PathLike[str] | None = None,
+         notify: Callable[[str], None] | None = None) -> SyncReport:
     """Put *papers* into a Zotero library; returns what was done, per paper.
 
     * *library_id*, *library_type*: ``"123456", "user"`` or a group id and ``"group"``.
@@ -139,7 +142,8 @@ def sync(papers: Iterable[Paper], *, library_id: str | int, library_type: str = 
       request (reads and writes alike; waits are capped at
       :data:`client.MAX_WAIT`), and re-read-and-retry rounds after 412 conflicts.
     * *sleep*: how to wait (default ``time.sleep``; tests inject a recorder);
-      *progress*: ``f(done, total)``.
+      *progress*: ``f(done, total)``; *notify*: ``f(message)``, told before every
+      wait the server asks for (the messages are also in ``report.waits``).
     * *state_dir*: where to keep the sync state that makes a re-sync read only
       what changed (the CLI uses :func:`state.default_dir`); ``None``: none.
 
@@ -157,10 +161,15 @@ def sync(papers: Iterable[Paper], *, library_id: str | int, library_type: str = 
         # Checked here because the server's answer would be a puzzling 400 (Bearer format).
         raise UsageError("a Zotero API key has only letters and digits; check ZOTERO_API_KEY "
                          "or the key file")
+    if dry_run and api_key is None and library_type == "user":
+        # Said before any request: the server would answer a bare 403.
+        raise UsageError("a dry run reads the library, and a user library can only be read with an "
+                         "API key (a read-only key is enough)")
     check_timeout(timeout)
     started = time.monotonic()
     conn = Connection(library_id=library_id, library_type=library_type, api_key=api_key,
-                      endpoint=endpoint, timeout=timeout, max_attempts=max_attempts, sleep=sleep)
+                      endpoint=endpoint, timeout=timeout, max_attempts=max_attempts, sleep=sleep,
+                      notify=notify)
     state = SyncState.load(state_dir, conn.endpoint, conn.library)
     engine = _Engine(conn, list(papers), collection or None, dry_run, max_rounds, progress, state)
     try:
@@ -200,13 +209,18 @@ class _Engine:
         self.read_version: int | None = None   # library version of this run's first read
         self.wrote = False
         self.notes: list[str] = []
+        # The server refuses the keys we choose (zotero/zotero#6029, August 2026): creates
+        # go without one for the rest of the run, and the server's key is recorded.
+        self.server_keys = False
+        self.refused: list[_Planned] = []
 
     # -- results ----------------------------------------------------------------
     def report(self, seconds: float) -> SyncReport:
         outcomes = [self.outcomes.get(p.id) or self.unfinished_outcome(p) for p in self.papers]
         return SyncReport(self.conn.library, self.collection, self.collection_key,
                           self.collection_created, self.dry_run, outcomes, Counter(self.conn.requests),
-                          seconds, self.collection_checked or not self.collection, list(self.notes))
+                          seconds, self.collection_checked or not self.collection,
+                          list(self.notes), list(self.conn.notices))
 
     def unfinished_outcome(self, paper: Paper) -> Outcome:
         key = mapping.item_key(paper.id)
@@ -441,16 +455,30 @@ class _Engine:
                 self.record_plan(step)
         retry: set[str] = set()
         for start in range(0, len(writes), MAX_WRITE_OBJECTS):
-            batch = writes[start:start + MAX_WRITE_OBJECTS]
-            self.wrote = True
-            try:
-                result = self.conn.post("items", [step.payload or {} for step in batch])
-            except WriteLost:
-                self.uncertain.update(step.paper.id for step in batch)
-                raise
-            self.uncertain.difference_update(step.paper.id for step in batch)
-            retry |= self.apply_result(batch, result)
+            retry |= self.write_batch(writes[start:start + MAX_WRITE_OBJECTS])
+        while self.refused:   # creates whose key the server refused: again, without a key
+            batch, self.refused = self.refused[:MAX_WRITE_OBJECTS], self.refused[MAX_WRITE_OBJECTS:]
+            retry |= self.write_batch(batch)
         return retry
+
+    def write_batch(self, batch: list[_Planned]) -> set[str]:
+        self.wrote = True
+        try:
+            result = self.conn.post("items", [self.payload(step) for step in batch])
+        except WriteLost:
+            self.uncertain.update(step.paper.id for step in batch)
+            raise
+        self.uncertain.difference_update(step.paper.id for step in batch)
+        return self.apply_result(batch, result)
+
+    def payload(self, step: _Planned) -> dict[str, Any]:
+        body = step.payload or {}
+        if step.action == "create" and self.server_keys:
+            # Not replay-safe by key any more; the write token still covers retries of this
+            # request, and the icml2026-id line finds the item in the next full read.
+            step.keyless = True
+            return {k: v for k, v in body.items() if k not in ("key", "version")}
+        return body
 
     def apply_result(self, batch: list[_Planned], result: WriteResult) -> set[str]:
         if result.replayed:   # an earlier attempt of this batch was applied; its answer was lost
@@ -461,8 +489,12 @@ class _Engine:
         for index, step in enumerate(batch):
             if index in result.successful:
                 self.sent.pop(step.key, None)
+                written = result.successful[index]
+                data = written.get("data")
+                server_key = written.get("key") or (data or {}).get("key")
+                if step.action == "create" and isinstance(server_key, str) and server_key != step.key:
+                    step.key = server_key   # the server chose it: reported and kept in the state
                 self.record_plan(step)
-                data = result.successful[index].get("data")
                 if isinstance(data, dict):
                     self.state.items[step.paper.id] = Remote.from_data(data)
             elif index in result.unchanged:
@@ -472,7 +504,10 @@ class _Engine:
             elif index in result.failed:
                 failure = result.failed[index]
                 code = failure.get("code")
-                if code == 412 or (code == 404 and step.action == "update"):
+                if step.action == "create" and not step.keyless and refuses_key(failure):
+                    self.server_keys = True
+                    self.refused.append(step)
+                elif code == 412 or (code == 404 and step.action == "update"):
                     retry.add(step.key)   # changed or deleted meanwhile, or created by a lost attempt
                 elif code == 409 and "collections" in (step.payload or {}) and not self.collection_renewed:
                     self.collection_lost = True   # our collection was deleted meanwhile
@@ -533,6 +568,10 @@ class _Engine:
         body = {"key": key, "version": 0, "name": self.collection, "parentCollection": False}
         self.wrote = True
         result = self.conn.post("collections", [body])
+        if 0 in result.failed and refuses_key(result.failed[0]):   # zotero/zotero#6029
+            self.server_keys = True
+            result = self.conn.post("collections", [{"name": self.collection, "parentCollection": False}])
+            key = str(result.successful.get(0, {}).get("key") or key)
         if 0 in result.successful:
             self.collection_created = True
             return key
@@ -554,3 +593,9 @@ class _Engine:
             return None
         matches.sort(key=lambda c: (c["key"] != ours, c["version"], c["key"]))
         return str(matches[0]["key"])
+
+
+def refuses_key(failure: dict[str, Any]) -> bool:
+    """A per-object 400 "'…' is not a valid item key": the server will not take a key we chose."""
+    message = str(failure.get("message", ""))
+    return failure.get("code") == 400 and "is not a valid" in message and "key" in message
