@@ -281,21 +281,26 @@ class Checker:
         paper = known[paper_n].paper
         if elsewhere and not claim and evidence in ("title", "arxiv"):
             return "other", None, [], f"{elsewhere[1]}: another version of {paper.id}", []
-        if claims or evidence in ("openreview", "pmlr") or self._is_publication(entry):
+        # An OpenReview id is certain of the paper, but an entry saying no more is its OpenReview version.
+        if claim or evidence == "pmlr" or self._is_publication(entry):
             problems = self._problems(entry, paper, hits)
             return ("mismatch" if problems else "verified"), paper, problems, None, []
         return "preprint", paper, [], "a preprint of a paper published at ICML 2026: icml2026 fix upgrades it", []
 
     def _certain(self, hits: dict[int, list[str]], keys: Any, names: Sequence[str],
                  confirmed: list[int]) -> tuple[int | None, str | None]:
-        """The paper the entry certainly is (and by what), or (None, None)."""
+        """The paper the entry certainly is (and by what), or (None, None).
+
+        Title and authors together outweigh an id (the id is then reported as another
+        paper's); an id alone needs the title or the authors to agree."""
+        if len(confirmed) == 1:
+            n = confirmed[0]
+            return n, (hits[n][0] if n in hits else "title")
         if len(hits) == 1:
             n, kinds = next(iter(hits.items()))
             if keys is None or self.matcher.title_agrees(keys, n) or self.matcher.authors_agree(
                     names, self.index.known[n]):
                 return n, kinds[0]
-        if len(confirmed) == 1:  # title and authors: certain, whatever ids it carries besides
-            return confirmed[0], "title"
         return None, None
 
     def _is_publication(self, entry: Block) -> bool:

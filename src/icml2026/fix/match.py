@@ -87,6 +87,7 @@ _ICML = re.compile(r"\b(?:icml|international conference on machine learning|pmlr
 _CLAIM = re.compile(r"\bicml (?:20)?26\b|\b(?:43rd|43 rd|forty third)\b(?: [a-z]+){0,3} "
                     r"(?:international )?(?:conference|conf|int|intl)\b|\bpmlr(?: v| vol| volume)? 306\b|"
                     r"\bv306\b")
+_WORKSHOP = re.compile(r"\bworkshops?\b")  # an ICML 2026 workshop is not the proceedings
 INHERIT_DEPTH = 8  # crossref/xdata chains followed at most this far (and never round a cycle)
 
 
@@ -209,8 +210,8 @@ def claims_icml2026(entry: Block, volume: int | None) -> str | None:
     year = _year(entry)
     for name in (*VENUE_FIELDS, *MENTION_FIELDS, "venue"):
         venue = venue_text(entry.get(name))
-        if venue and (_CLAIM.search(venue) or (year == 2026 and _ICML.search(venue)
-                                               and not _BAD_VENUE.search(venue))):
+        if venue and not _WORKSHOP.search(venue) and (
+                _CLAIM.search(venue) or (year == 2026 and _ICML.search(venue) and not _BAD_VENUE.search(venue))):
             return f"{name} = {latex_plain(entry.get(name)).strip()!r}"
     if volume is not None and entry.get("volume").strip() == str(volume) and any(
             _ICML.search(venue_text(entry.get(n))) for n in ("series", "booktitle", "publisher", "journal")):
