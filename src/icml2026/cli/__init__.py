@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..errors import Icml2026Error, Terminated
 
-COMMANDS = ("list", "show", "export", "validate", "import", "fix", "check", "zotero", "dist", "update")
+COMMANDS = ("list", "show", "export", "validate", "import", "fix", "check", "zotero", "dist", "update", "site")
 ALIASES = {"search": "list"}  # must match the aliases the command modules register
 
 
