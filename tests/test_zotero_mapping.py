@@ -154,7 +154,7 @@ def _owning_one_more_field(monkeypatch, name: str, value: str) -> None:
     monkeypatch.setattr(mapping, "OWNED_FIELDS", owned)
     monkeypatch.setattr(mapping, "MERGED_FIELDS", (*owned, mapping.EXTRA_BLOCK))
     values = mapping.owned_values
-    monkeypatch.setattr(mapping, "owned_values", lambda paper: {**values(paper), name: value})
+    monkeypatch.setattr(mapping, "owned_values", lambda paper, fields=None: {**values(paper, fields), name: value})
 
 
 def test_owning_a_new_field_keeps_the_base_of_every_other_field(papers, monkeypatch):

@@ -99,6 +99,7 @@ class Connection:
         self.backoff_until = 0.0
         self.notify = notify          # told of every wait the server asks for, before it starts
         self.notices: list[str] = []  # …and each is kept for the report
+        self.schema_version: str | None = None   # Zotero-Schema-Version of the last answer
         self._api_key = api_key
         host = urlsplit(self.endpoint).hostname or ""
         client = httpx2.Client(
@@ -178,6 +179,7 @@ class Connection:
                 if isinstance(exc, httpx2.ConnectError) and attempt >= 1:
                     break   # nothing listening, or no network: waiting longer will not help
             if response is not None:
+                self.schema_version = response.headers.get("zotero-schema-version") or self.schema_version
                 status = response.status_code
                 if status in ok:
                     self._note_backoff(response.headers)
@@ -297,6 +299,20 @@ class Connection:
             for item in items:
                 found[item["key"]] = item["data"]
         return found
+
+    def item_type_fields(self, item_type: str) -> frozenset[str]:
+        """The fields *item_type* has in the server's schema (``GET itemTypeFields``, no key needed)."""
+        response = self.request("reading the item schema", "GET", "itemTypeFields",
+                                params={"itemType": item_type})
+        try:
+            value = response.json()
+        except ValueError:
+            value = None
+        if not isinstance(value, list) or not all(isinstance(f, dict) and isinstance(f.get("field"), str)
+                                                  for f in value):
+            raise ZoteroError(f"reading the item schema: the server at {self.endpoint} did not answer "
+                              "like the Zotero API (unexpected content)")
+        return frozenset(f["field"] for f in value)
 
     def top_collections(self) -> list[dict[str, Any]]:
         response = self.request("listing collections", "GET", f"{self.library}/collections/top",

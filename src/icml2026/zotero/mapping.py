@@ -40,6 +40,22 @@ CONFERENCE_PAPER_FIELDS = (
     "language", "libraryCatalog", "callNumber", "rights", "extra",
 )
 CREATOR_TYPES = ("author", "contributor", "editor", "translator", "seriesEditor")
+# Fields of conferencePaper that no fact of ours fills, and why (tests check that every
+# field of the schema is either owned or named here).
+NOT_MAPPED = {
+    "issue": "a proceedings volume has no issues",
+    "numberOfVolumes": "PMLR 306 is one volume",
+    "seriesNumber": "306 is already the volume; as both, styles print it twice",
+    "ISBN": "PMLR volumes have no ISBN",
+    "accessDate": "a fact of the user's visit, not of the paper",
+    "archive": "not archived elsewhere by us",
+    "archiveLocation": "not archived elsewhere by us",
+    "shortTitle": "no short titles are recorded",
+    "libraryCatalog": "Zotero's own: where an item was found",
+    "callNumber": "a library's own shelf mark",
+    "rights": "PMLR states no licence per paper",
+    "extra": "ours in part only: a block of lines (EXTRA_BLOCK)",
+}
 
 # The fields this package writes and may later update.  ``extra`` is handled as
 # a block of lines (EXTRA_BLOCK), never as the whole field.
@@ -51,7 +67,11 @@ EXTRA_BLOCK = "extra"
 MERGED_FIELDS = (*OWNED_FIELDS, EXTRA_BLOCK)
 
 # ``extra`` lines this package writes; a line starting with one of these belongs to us.
-EXTRA_PREFIXES = ("OpenReview: ", "PMLR: ", "arXiv: ", "icml2026-id: ", "icml2026-source: ")
+EXTRA_PREFIXES = ("OpenReview: ", "PMLR: ", "arXiv: ", "icml2026-id: ", "icml2026-source: ", "Citation Key: ")
+# Before schema v39 (Zotero 7) conferencePaper has no citationKey field: the key goes
+# into ``extra`` as Better BibTeX reads it there.  Zotero 8 ignores that line once the
+# field exists, so with the field the key is written there and only there.
+CITATION_KEY_LINE = "Citation Key: "
 SYNC_PREFIX = "icml2026-sync: "
 FINGERPRINT_VERSION = "2"
 _HASH_BYTES = 3  # per field: a user edit is mistaken for our value with p = 2**-24
@@ -89,8 +109,19 @@ def creator(person: Person, creator_type: str) -> dict[str, str]:
     return {"creatorType": creator_type, "firstName": first, "lastName": last}
 
 
-def owned_values(paper: Paper) -> dict[str, Any]:
-    """Every owned field of *paper*'s item; absent facts are ``""`` so they clear stale values."""
+def owned_values(paper: Paper, fields: frozenset[str] | None = None) -> dict[str, Any]:
+    """Every owned field of *paper*'s item; absent facts are ``""`` so they clear stale values.
+
+    *fields* are the conferencePaper fields of the library's schema (None: schema v41):
+    a field the schema lacks is left empty, as the server stores it.
+    """
+    values = _owned_values(paper)
+    if fields is not None:
+        values.update({name: "" for name in OWNED_FIELDS if name != "creators" and name not in fields})
+    return values
+
+
+def _owned_values(paper: Paper) -> dict[str, Any]:
     proc = paper.proceedings
     creators = [creator(p, "author") for p in paper.authors]
     creators += [creator(p, "editor") for p in proc.editors]
@@ -124,10 +155,12 @@ def _date(paper: Paper) -> str:
     return str(paper.year)
 
 
-def extra_lines(paper: Paper) -> list[str]:
+def extra_lines(paper: Paper, fields: frozenset[str] | None = None) -> list[str]:
     """Our identifier and provenance lines for ``extra`` (without the sync line)."""
     ids = paper.identifiers
     lines = []
+    if fields is not None and "citationKey" not in fields and paper.citation_key:
+        lines.append(CITATION_KEY_LINE + paper.citation_key)
     if ids.openreview:
         lines.append(f"OpenReview: {ids.openreview}")
     if ids.pmlr:
@@ -228,16 +261,19 @@ def decode_fingerprint(text: str | None) -> dict[str, bytes] | None:
 
 # -- whole items ----------------------------------------------------------------------
 
-def desired_state(paper: Paper) -> dict[str, Any]:
-    """Owned fields plus the ``extra`` block: what the merge compares."""
-    state = owned_values(paper)
-    state[EXTRA_BLOCK] = "\n".join(extra_lines(paper))
+def desired_state(paper: Paper, fields: frozenset[str] | None = None) -> dict[str, Any]:
+    """Owned fields plus the ``extra`` block: what the merge compares (*fields*: the schema's)."""
+    state = owned_values(paper, fields)
+    state[EXTRA_BLOCK] = "\n".join(extra_lines(paper, fields))
     return state
 
 
-def new_item(paper: Paper, collection: str | None) -> dict[str, Any]:
-    """The JSON to create *paper*'s item: deterministic key, ``version: 0`` (replay-safe)."""
-    state = desired_state(paper)
+def new_item(paper: Paper, collection: str | None, fields: frozenset[str] | None = None) -> dict[str, Any]:
+    """The JSON to create *paper*'s item: deterministic key, ``version: 0`` (replay-safe).
+
+    *fields*: the conferencePaper fields of the library's schema (None: schema v41).
+    """
+    state = desired_state(paper, fields)
     fingerprint = encode_fingerprint({name: value_hash(state[name]) for name in MERGED_FIELDS})
     item: dict[str, Any] = {"key": item_key(paper.id), "version": 0, "itemType": ITEM_TYPE}
     item.update({name: state[name] for name in OWNED_FIELDS if state[name] != ""})
@@ -318,7 +354,7 @@ def _normal_creator(c: Mapping[str, Any]) -> dict[str, str]:
 _EMPTY = {digest("")[:STATE_HASH_BYTES], digest([])[:STATE_HASH_BYTES]}
 
 
-def merge(paper: Paper, item: Mapping[str, Any] | Remote) -> Merge:
+def merge(paper: Paper, item: Mapping[str, Any] | Remote, fields: frozenset[str] | None = None) -> Merge:
     """Three-way merge of our data, the item (its ``data``, or a :class:`Remote`) and the base.
 
     Per field: equal → nothing; the item still holds what we last wrote (its
@@ -331,7 +367,7 @@ def merge(paper: Paper, item: Mapping[str, Any] | Remote) -> Merge:
     current = dict(remote.hashes)
     current[EXTRA_BLOCK] = digest(extra.block)[:STATE_HASH_BYTES]
     base = decode_fingerprint(extra.fingerprint) or {}
-    desired = desired_state(paper)
+    desired = desired_state(paper, fields)
     patch: dict[str, Any] = {}
     kept: list[str] = []
     new_base: dict[str, bytes] = {}

@@ -47,6 +47,7 @@ class SyncState:
     version: int | None = None
     items: dict[str, Remote] = field(default_factory=dict)
     collections: dict[str, str] = field(default_factory=dict)
+    schema: tuple[str, frozenset[str]] | None = None   # (schema version, conferencePaper fields)
 
     @classmethod
     def load(cls, directory: str | os.PathLike[str] | None, endpoint: str, library: str) -> SyncState:
@@ -71,6 +72,9 @@ class SyncState:
             raise TypeError("version")
         self.items = {str(pid): Remote.from_json(entry) for pid, entry in raw["items"].items()}
         self.collections = {str(k): str(v) for k, v in raw["collections"].items()}
+        schema = raw.get("schema")   # absent in files of earlier releases: read again when needed
+        if schema is not None:
+            self.schema = (str(schema["version"]), frozenset(str(f) for f in schema["fields"]))
         self.version = version
 
     def save(self) -> None:
@@ -80,6 +84,8 @@ class SyncState:
         body = {"format": FORMAT, "endpoint": self.endpoint, "library": self.library,
                 "fields": list(OWNED_FIELDS), "version": self.version, "collections": self.collections,
                 "items": {pid: self.items[pid].to_json() for pid in sorted(self.items)}}
+        if self.schema is not None:
+            body["schema"] = {"version": self.schema[0], "fields": sorted(self.schema[1])}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".zotero-state-",
                                                  suffix=".tmp")

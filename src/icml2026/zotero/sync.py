@@ -213,6 +213,7 @@ class _Engine:
         # go without one for the rest of the run, and the server's key is recorded.
         self.server_keys = False
         self.refused: list[_Planned] = []
+        self.fields: frozenset[str] | None = None   # the library's conferencePaper fields, once known
 
     # -- results ----------------------------------------------------------------
     def report(self, seconds: float) -> SyncReport:
@@ -276,6 +277,10 @@ class _Engine:
             self.collection_key = self.find_or_create_collection()
         for _ in range(self.max_rounds):
             plan = [self.plan(todo[pid], target) for pid, target in targets.items()]
+            if self.fields is None and any(step.action in ("create", "update") for step in plan):
+                # Only a write needs the library's schema: an unchanged library costs no request.
+                self.fields = self.schema_fields()
+                plan = [self.plan(todo[pid], target) for pid, target in targets.items()]
             if self.dry_run:
                 for step in plan:
                     self.record_plan(step)
@@ -290,6 +295,21 @@ class _Engine:
         for pid, target in targets.items():
             self.record(todo[pid], "failed", key=target.key, detail=f"the item kept changing in Zotero "
                         f"during {self.max_rounds} attempts; run the sync again")
+
+    def schema_fields(self) -> frozenset[str]:
+        """conferencePaper's fields in the library's schema (``citationKey`` since v39, Zotero 8).
+
+        Kept in the state with the schema version they were read under, and read again
+        when the server announces another version (``Zotero-Schema-Version``).
+        """
+        version = self.conn.schema_version
+        known = self.state.schema
+        if known is not None and version is not None and known[0] == version:
+            return known[1]
+        fields = self.conn.item_type_fields(mapping.ITEM_TYPE)
+        if version is not None:
+            self.state.schema = (version, fields)
+        return fields
 
     def check_keys(self, papers: Iterable[Paper]) -> None:
         taken: dict[str, Paper] = {}
@@ -407,7 +427,7 @@ class _Engine:
         if target.skip:
             return _Planned(paper, key, "skipped", detail=target.skip)
         if remote is None:
-            return _Planned(paper, key, "create", mapping.new_item(paper, self.collection_key))
+            return _Planned(paper, key, "create", mapping.new_item(paper, self.collection_key, self.fields))
         if remote.deleted:
             return _Planned(paper, key, "skipped", detail="the item is in the Zotero trash (left there)",
                             remote=remote)
@@ -417,7 +437,7 @@ class _Engine:
                       if target.adopt is not None else
                       f"the item's type was changed to {remote.item_type} in Zotero (left alone)")
             return _Planned(paper, key, "skipped", detail=detail, remote=remote)
-        merged = mapping.merge(paper, remote)
+        merged = mapping.merge(paper, remote, self.fields)
         patch = dict(merged.patch)
         detail = ""
         if target.adopt is not None:
