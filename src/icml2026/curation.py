@@ -21,6 +21,8 @@ name: initials as family   flagged   ``Z., Ryan Lee T.``: kept as the source has
 title: space before ``:``  repaired  ``SALE : Low-bit`` → ``SALE: Low-bit`` (also ``?``)
 title: final full stop     repaired  removed (citation styles add their own)
 title: '' quotes           repaired  ``''Think with Images''`` → “Think with Images”
+title: TeX quotes          repaired  ```High'`` → ‘High’ (as PMLR's page shows it)
+title: U+2011              repaired  the non-breaking hyphen → ``-`` (readers disagree on it)
 title: missing space       flagged   ``Mixture-of-ExpertsTransformers``: kept
 title: cut short           flagged   ``…Instability of Latent`` (``liang26d``): kept
 =========================  ========  ==================================================
@@ -155,6 +157,7 @@ def edit_title(rec: dict[str, Any], start: int, end: int, new: str) -> None:
 _SPACE_BEFORE_PUNCT = re.compile(r"(?<=\S)[ ]+(?=[:?](?:\s|$))")
 _FINAL_STOP = re.compile(r"(?<![.\s])\.$")
 _DOUBLE_QUOTED = re.compile(r"”([^”“\"]+)”")
+_TEX_SINGLE_QUOTED = re.compile(r"`([^`'$]+)'")
 # Found by reading the volume's titles (CamelCase method names are not such joins).
 MISSING_SPACE = ("ExpertsTransformers",)
 CUT_SHORT = ("Geometric Decoupling: Diagnosing the Structural Instability of Latent",)
@@ -181,6 +184,18 @@ def curate_title(rec: dict[str, Any]) -> list[Finding]:
     if _FINAL_STOP.search(rec["title"]):
         edit_title(rec, len(rec["title"]) - 1, len(rec["title"]), "")
         repaired("title: final full stop", "the final full stop was removed")
+    hyphens = [m.start() for m in re.finditer("\u2011", rec["title"])]
+    for at in hyphens:
+        edit_title(rec, at, at + 1, "-")
+    if hyphens:
+        repaired("title: non-breaking hyphen", "each non-breaking hyphen (U+2011) is written as a hyphen, "
+                 "which every reader of BibTeX, RIS and CSL-JSON decodes alike")
+    tex_quoted = list(_TEX_SINGLE_QUOTED.finditer(rec["title"]))
+    for m in tex_quoted:
+        edit_title(rec, m.start(), m.start() + 1, "‘")
+        edit_title(rec, m.end() - 1, m.end(), "’")
+    if tex_quoted:
+        repaired("title: TeX quotes", "the TeX quotation marks `…' are ‘…’, as PMLR's page shows them")
     quoted = _DOUBLE_QUOTED.search(rec["title"])
     if quoted:
         edit_title(rec, quoted.start(), quoted.start() + 1, "“")

@@ -21,8 +21,9 @@ field value.  The rules, in order of importance:
   ``--`` stays two hyphens; the en dash itself is written ``--`` and the em
   dash ``---`` in ASCII mode.
 * **ASCII mode** (BibTeX): accented Latin letters become BibTeX "special
-  characters" ``{\\"u}``, ``{\\'{\\i}}``, ``{\\c{c}}`` (accents nested in NFD
-  order); a small table covers special letters and punctuation (``’`` is
+  characters" ``{\\"u}``, ``{\\'i}``, ``{\\u{\\i}}``, ``{\\c{c}}`` (accents nested in NFD
+  order; an i under ``\\' \\` \\^ \\"`` keeps its letter, as LaTeX composes those); a small
+  table covers special letters and punctuation (``’`` is
   ``{\\textquoteright}``, a no-break space ``~``); then pylatexenc's table
   (Greek ``{\\ensuremath{\\alpha}}``, math symbols, typographic punctuation,
   ``{\\dh}``), restricted to the entries pdfLaTeX typesets with T1 fonts,
@@ -109,10 +110,12 @@ LETTER_ACCENTS = {
 }
 # Accents placed below the letter: an ``i`` under them keeps its dot.
 _BELOW = frozenset("\u0327\u0328\u0323\u0331")
+_I_COMPOSITES = frozenset("\u0300\u0301\u0302\u0308")
 
 # Characters with a text-mode LaTeX command (ASCII mode); all decode with pylatexenc.
 ASCII_TABLE = {
     "\u00a0": "~",
+    "\u2011": "-",  # non-breaking hyphen: readers disagree on every other form
     "\u2013": "--",
     "\u2014": "---",
     "\u2018": "{\\textquoteleft}",
@@ -191,8 +194,11 @@ def _accented(ch: str, ascii_only: bool = True) -> str | None:
     if any(m not in SYMBOL_ACCENTS and m not in LETTER_ACCENTS for m in marks):
         return None
     inner = base
-    if base in "ij" and marks[0] not in _BELOW:
-        inner = "\\" + base  # dotless i/j under an accent above
+    # LaTeX composes \'i, \`i, \^i, \"i itself (í ì î ï), and readers that do not know
+    # the dotless \i (pandoc, citation-js, Better BibTeX) decode them right; other accents
+    # above an i or j still need the dotless letter.
+    if base in "ij" and marks[0] not in _BELOW and not (base == "i" and marks in _I_COMPOSITES):
+        inner = "\\" + base
     for mark in marks:
         if mark in SYMBOL_ACCENTS and len(inner) == 1:
             inner = f"\\{SYMBOL_ACCENTS[mark]}{inner}"
