@@ -481,3 +481,116 @@ def test_cli_formats_report_json_and_errors(tmp_path, small_bib) -> None:
         done = cli(*args, cwd=tmp_path)
         lines = done.stderr.decode().splitlines()
         assert done.returncode in (1, 2) and len(lines) == 1 and message in lines[0], lines
+
+
+# --------------------------------------------------------------------------- other venues (issue 28)
+
+def _same_paper(volume, sample) -> tuple[str, str]:
+    f = entry_for(volume, sample["plain"].id)
+    return f["title"], f["author"]
+
+
+@pytest.mark.parametrize("form", ["crossref", "chain", "xdata", "howpublished", "organization", "note",
+                                  "icml2024", "icml2025"])
+def test_same_title_and_authors_at_another_venue_is_left_alone(volume, sample, form) -> None:
+    title, author = _same_paper(volume, sample)
+    paper = f"  title = {title},\n  author = {author},\n"
+    text = {
+        "crossref": f"@inproceedings{{k,\n{paper}  crossref = {{nips}}\n}}\n"
+                    "@proceedings{nips, title = {Advances in Neural Information Processing Systems 38}, year = 2025}\n",
+        "chain": f"@inproceedings{{k,\n{paper}  crossref = {{mid}}\n}}\n@proceedings{{mid, crossref = {{top}}, year = 2025}}\n"
+                 "@proceedings{top, booktitle = {Advances in Neural Information Processing Systems}}\n",
+        "xdata": f"@inproceedings{{k,\n{paper}  xdata = {{nd}}\n}}\n"
+                 "@xdata{nd, booktitle = {Advances in Neural Information Processing Systems}, date = {2025}}\n",
+        "howpublished": f"@misc{{k,\n{paper}  howpublished = {{NeurIPS}}\n}}\n",
+        "organization": f"@inproceedings{{k,\n{paper}  organization = {{NeurIPS}}, year = 2025\n}}\n",
+        "note": f"@misc{{k,\n{paper}  note = {{NeurIPS 2025 Workshop on Agents}}\n}}\n",
+        "icml2024": f"@inproceedings{{k,\n{paper}  booktitle = {{International Conference on Machine Learning}},\n"
+                    "  year = {2024}, volume = {235}, series = {Proceedings of Machine Learning Research}\n}\n",
+        "icml2025": f"@inproceedings{{k,\n{paper}  booktitle = {{Proceedings of Machine Learning Research}},\n"
+                    "  year = {2025}, volume = {267}\n}\n",
+    }[form]
+    result = fix_bibtex_report(text, papers=volume)
+    assert result.text == text
+    (entry,) = [e for e in result.entries if e.key == "k"]
+    assert entry.outcome == "ambiguous" and ("venue" in entry.reason or "volume" in entry.reason), entry
+
+
+# --------------------------------------------------------------------------- dialect and change report
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_verified_entry_in_either_dialect_is_unchanged(volume, sample, fmt) -> None:
+    text = icml2026.export([sample["plain"], sample["colon"]], fmt)
+    result = fix_bibtex_report(text, papers=volume)
+    assert result.text == text and [e.outcome for e in result.entries] == ["unchanged", "unchanged"]
+
+
+def test_biblatex_entry_stays_biblatex_and_every_change_is_reported(volume, sample) -> None:
+    paper = sample["plain"]
+    good = icml2026.export([paper], "biblatex")
+    wrong = good.replace(f"pages = {{{paper.pages.as_text('--')}}}", "pages = {1--5}")
+    assert wrong != good
+    result = fix_bibtex_report(wrong, papers=volume)
+    assert result.text == good
+    (entry,) = result.entries
+    assert [(c.field, c.old, c.new) for c in entry.changes] == [("pages", "1--5", paper.pages.as_text("--"))]
+    assert str(entry).endswith(f"changed: pages '1--5' → '{paper.pages.as_text('--')}'")
+    converted = fix_bibtex_report(wrong, papers=volume, fmt="bibtex").text  # asked for: BibTeX
+    assert "  year = {2026},\n" in converted and "  date = " not in converted
+
+
+# --------------------------------------------------------------------------- hostile input (issue 28)
+
+def test_deep_nesting_is_an_unreadable_entry(volume, sample) -> None:
+    title, author = _same_paper(volume, sample)
+    deep_title = "@misc{deep, title = {" + "\\emph{" * 400 + "x" + "}" * 400 + "}}\n"
+    deep_name = "@misc{name, title = " + title + ", author = {" + "{\\'" * 300 + "e" + "}" * 300 + "}}\n"
+    text = deep_title + deep_name
+    result = fix_bibtex_report(text, papers=volume)
+    assert result.text == text
+    assert [(e.key, e.outcome) for e in result.entries] == [("deep", "unreadable"), ("name", "unreadable")]
+    assert "nested more than" in result.entries[0].reason
+
+
+def test_one_line_file_reads_as_the_same_entries(volume, sample) -> None:
+    title, author = _same_paper(volume, sample)
+    one = f"@misc{{a, title = {title}, author = {author}}}"
+    entries = [one.replace("{a,", f"{{a{i},") for i in range(50)]
+    flat = fix_bibtex_report(" ".join(entries), papers=volume)
+    lines = fix_bibtex_report("\n".join(entries), papers=volume)
+    assert [e.outcome for e in flat.entries] == [e.outcome for e in lines.entries] == ["changed"] * 50
+
+
+def test_cli_refuses_devices_fifos_and_oversized_files(tmp_path, monkeypatch) -> None:
+    fifo = tmp_path / "pipe.bib"
+    os.mkfifo(fifo)
+    for name in ("/dev/zero", str(fifo), str(tmp_path)):
+        done = cli(name)
+        lines = done.stderr.decode().splitlines()
+        assert done.returncode == 1 and len(lines) == 1 and "cannot read" in lines[0], lines
+    big = tmp_path / "big.bib"
+    with big.open("wb") as handle:  # sparse: no disk space used
+        handle.truncate(64 * 1024 * 1024 + 1)
+    done = cli(str(big))
+    assert done.returncode == 1 and b"at most" in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_in_place_never_overwrites_a_backup_nor_follows_a_link(tmp_path, small_bib, volume) -> None:
+    source = tmp_path / "refs.bib"
+    source.write_text(small_bib)
+    tex = tmp_path / "paper.tex"
+    tex.write_text("\\documentclass{article}\n")
+    (tmp_path / "refs.bib.orig").symlink_to(tex)
+    done = cli(str(source), "--in-place")
+    assert done.returncode == 0 and tex.read_text() == "\\documentclass{article}\n"
+    assert (tmp_path / "refs.bib.orig.1").read_text() == small_bib
+    assert f"kept as {tmp_path / 'refs.bib.orig.1'}" in done.stderr.decode()
+    fixed = source.read_text()
+    source.write_text(fixed.replace("keywords = {k}", "keywords = {k2}") + "@misc{x, title = "
+                      + entry_for(volume, volume.complete[0].id)["title"] + ", author = {"
+                      + volume.complete[0].authors[0].family + ", A.}, openreview = {"
+                      + volume.complete[0].identifiers.openreview + "}}\n")
+    second = source.read_text()
+    assert cli(str(source), "--in-place").returncode == 0
+    assert (tmp_path / "refs.bib.orig.1").read_text() == small_bib  # the first original survives
+    assert (tmp_path / "refs.bib.orig.2").read_text() == second
