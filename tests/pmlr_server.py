@@ -76,7 +76,16 @@ MODES = {
     "stall": "headers, then nothing (bounded)",
     "not-utf8": "a body in Latin-1",
     "wrong-volume": "a published bibliography of another volume",
+    "short-length": "the file cut at an entry boundary (95% of its entries), with that Content-Length",
+    "gzip-cut": "gzip cut after a sync flush at an entry boundary (91% of the entries), no Content-Length",
+    "drip-headers": "one header line every 0.5 s (40 of them), then the file",
 }
+
+
+def cut_at_entries(text: str, share: float) -> str:
+    """*text* cut just before the entry that follows *share* of its ``@InProceedings`` entries."""
+    starts = [m.start() for m in re.finditer(r"^@InProceedings\{", text, re.MULTILINE)]
+    return text[: starts[int(len(starts) * share)]]
 
 
 # --------------------------------------------------------------------------- the published format
@@ -191,7 +200,8 @@ def published_from_sources(*, overrides: Mapping[str, Mapping[str, str]] | None 
     *overrides* maps a PMLR id to field values (as PMLR writes them: ``title``,
     ``author``, ``pages``, ``pdf``, ``url``) that replace the source's: the
     corrections PMLR made in its pages; ids in *drop* are left out; *keys* gives
-    an entry another key (``{"abas26a": "abbadi26a"}``); *extra* entries are appended.
+    an entry another id, for its key and links (``{"abas26a": "abbadi26a"}``);
+    *extra* entries are appended.
     """
     (header_fields,), entries = source_entries()
     facts = volume_facts()
@@ -211,6 +221,7 @@ def published_from_sources(*, overrides: Mapping[str, Mapping[str, str]] | None 
     for item in entries:
         if item.pmlr_id in dropped:
             continue
+        key = (keys or {}).get(item.pmlr_id, item.pmlr_id)  # the page's id: its links follow it
         values = {
             "title": item.fields["title"],
             "author": item.fields["author"],
@@ -222,11 +233,10 @@ def published_from_sources(*, overrides: Mapping[str, Mapping[str, str]] | None 
             "series": facts["series"],
             "month": MONTH,
             "publisher": facts["publisher"],
-            "pdf": f"https://raw.githubusercontent.com/mlresearch/v{volume}/main/assets/{item.pmlr_id}/{item.pmlr_id}.pdf",
-            "url": f"https://proceedings.mlr.press/v{volume}/{item.pmlr_id}.html",
+            "pdf": f"https://raw.githubusercontent.com/mlresearch/v{volume}/main/assets/{key}/{key}.pdf",
+            "url": f"https://proceedings.mlr.press/v{volume}/{key}.html",
         }
         values.update((overrides or {}).get(item.pmlr_id, {}))
-        key = (keys or {}).get(item.pmlr_id, item.pmlr_id)
         parts.append("\n\n" + _render(f"pmlr-v{volume}-{key}", values))
     parts.extend("\n\n" + text for text in extra)
     return "".join(parts)
@@ -403,6 +413,33 @@ class Handler(http.server.BaseHTTPRequestHandler):
         seen.status = 200
         self.simple(200, self.state.body.decode("utf-8").encode("latin-1", "replace") + b"\xe9\xff",
                     "application/x-bibtex")
+
+    def mode_short_length(self, seen: Seen) -> None:
+        seen.status = 200
+        self.simple(200, cut_at_entries(self.state.body.decode("utf-8"), 0.95).encode("utf-8"),
+                    "application/x-bibtex")
+
+    def mode_gzip_cut(self, seen: Seen) -> None:
+        import zlib
+
+        seen.status = 200
+        packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: the gzip container
+        cut = cut_at_entries(self.state.body.decode("utf-8"), 0.91).encode("utf-8")
+        stream = packer.compress(cut) + packer.flush(zlib.Z_SYNC_FLUSH)  # no end, no trailer
+        self.start(200, None, Content_Encoding="gzip")
+        self.wfile.write(stream)
+
+    def mode_drip_headers(self, seen: Seen) -> None:
+        seen.status = 200
+        self.send_response(200)
+        for n in range(40):  # 20 s at most
+            self.send_header(f"X-Drip-{n}", "x")
+            self.flush_headers()
+            time.sleep(0.5)
+        self.send_header("Content-Length", str(len(self.state.body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(self.state.body)
 
     def mode_wrong_volume(self, seen: Seen) -> None:
         seen.status = 200

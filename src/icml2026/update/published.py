@@ -138,15 +138,12 @@ def changed_fields(pmlr_id: str, published: dict[str, Any]) -> list[str]:
 
 
 def curate(record: dict[str, Any]) -> dict[str, Any]:
-    """*record* (changed in place) after the build's curation of a volume record: repairs,
-    then case protection."""
-    from .. import curation
+    """*record* (changed in place) curated as the build curates a volume entry
+    (:func:`icml2026.curation.curate_entry`: names, title, case protection)."""
+    from ..curation import curate_entry
 
-    rec = record
-    for rule in curation.RULES:
-        rule(rec)
-    curation.protect_proper_nouns(rec)
-    return rec
+    curate_entry(record)
+    return record
 
 
 def differences(packaged: Paper, published: Paper) -> list[L.Correction]:
@@ -251,9 +248,11 @@ def compare(text: str, origin: Source, packaged: PaperCollection, proc_booktitle
             continue
         corrections.extend(found)
     seen = {p.id for p in result.papers}
+    matched = len(seen & set(by_id))
     seen.update(p.key for p in result.problems if p.key)
     missing = sorted(set(by_id) - seen)
-    matched = len(seen & set(by_id))
+    if len(result.problems) > max(MAX_CHANGED_SHARE * len(by_id), 10):
+        suspicious.append(f"{len(result.problems):,} of its entries cannot be read as papers")
     if matched < MIN_MATCHED_SHARE * len(by_id):
         suspicious.append(f"only {matched:,} of its entries are papers of the volume (of {len(by_id):,}): "
                           "PMLR ids changed, or not this volume's bibliography")
