@@ -256,3 +256,18 @@ def test_hostile_input_is_reported_not_raised(volume, tmp_path) -> None:
     os.mkfifo(fifo)
     done = cli(str(fifo))
     assert done.returncode == 2 and b"not a regular file" in done.stderr
+
+
+def test_export_aux_writes_only_the_cited_papers(tmp_path, facts) -> None:
+    ids = [f"pmlr-v306-{f.pmlr}" for f in facts if f.pmlr][100:103]
+    aux = tmp_path / "paper.aux"
+    aux.write_text(f"\\relax\n\\citation{{{ids[0]},vaswani2017attention}}\n\\citation{{{ids[1]}}}\n"
+                   f"\\citation{{{ids[2].upper()},{ids[0]}}}\n")
+    done = subprocess.run([sys.executable, "-m", "icml2026", "export", "--aux", str(aux), "--key-style", "pmlr"],
+                          capture_output=True, check=False, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert sorted(re.findall(r"^@inproceedings\{([^,]+),", done.stdout.decode(), re.MULTILINE)) == sorted(ids)
+    (tmp_path / "none.aux").write_text("\\citation{vaswani2017attention}\n")
+    done = subprocess.run([sys.executable, "-m", "icml2026", "export", "--aux", str(tmp_path / "none.aux")],
+                          capture_output=True, check=False, timeout=300)
+    assert done.returncode == 2 and done.stdout == b"" and b"cites no ICML 2026 paper" in done.stderr

@@ -429,6 +429,22 @@ def _authors_problem(entry: Block, paper: Paper) -> Problem | None:
                    "; ".join(said))
 
 
+def cited_papers(papers: Any, cited: set[str] | None) -> Any:
+    """The papers of the collection *papers* whose key (any of :meth:`PaperCollection.get`'s, in
+    any case) a document cites — *cited* as :func:`read_aux` gives it; None (``\\citation{*}``)
+    is every paper.  Keys of other works are ignored."""
+    if cited is None:
+        return papers
+    from ..collection import PaperCollection
+
+    found: dict[str, Paper] = {}
+    for key in sorted(cited):
+        paper = papers.find(key)
+        if paper is not None:
+            found.setdefault(paper.id, paper)
+    return PaperCollection(found.values())
+
+
 def check_bibliographies(bibliographies: Sequence[Bibliography], *, papers: Iterable[Paper] | None = None,
                          cited: set[str] | None = None, aux: str | None = None) -> CheckResult:
     """Class the entries of *bibliographies* (only the *cited* keys, when given)."""
@@ -463,4 +479,4 @@ def check_files(paths: Sequence[str], *, aux: str | None = None,
 
 
 __all__ = ["FLAGGED", "STATUSES", "CheckResult", "Checker", "EntryCheck", "Problem", "check_bibliographies",
-           "check_files", "check_text", "read_aux", "read_bibliography"]
+           "check_files", "check_text", "cited_papers", "read_aux", "read_bibliography"]

@@ -25,6 +25,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="export the whole volume to a terminal (without a selection, -o FILE "
                         "or a pipe, export asks for this rather than print thousands of lines)")
     add_selection_options(parser)
+    parser.add_argument("--aux", metavar="PAPER.aux", help="export only the ICML 2026 papers this LaTeX "
+                        ".aux file cites (\\citation{...}; \\citation{*} is all): a small .bib that "
+                        "biber reads quickly. Cite with the keys of the same --key-style")
     add_output_option(parser)
     bib = parser.add_argument_group("BibTeX and BibLaTeX")
     bib.add_argument("--key-style", choices=KEY_STYLES, default="canonical",
@@ -54,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     papers: Any = _streamed(args)
     if papers is None:
         papers = select_papers(args)
+        if args.aux:
+            papers = _cited(papers, args.aux)
         _refuse_nothing_to_write(papers, spec)
     options = {
         "key_style": args.key_style,
@@ -72,12 +77,22 @@ def _refuse_volume_to_terminal(args: argparse.Namespace) -> None:
     selection and no output file, that is a mistake far more often than a wish."""
     import sys
 
-    selected = args.keys is not None or args.query or args.author or args.data
+    selected = args.keys is not None or args.query or args.author or args.data or args.aux
     to_terminal = not args.output and sys.stdout is not None and sys.stdout.isatty()
     if to_terminal and not selected and not args.all:
         raise UsageError("this would print all 6,552 papers to the terminal; write them to a file "
                          "with -o FILE (or > FILE), select papers with --keys/--query/--author, "
                          "or pass --all")
+
+
+def _cited(papers: Any, aux: str) -> Any:
+    """The selected papers that *aux* cites; a document citing none of them is an error."""
+    from ..check import cited_papers, read_aux
+
+    cited = cited_papers(papers, read_aux(aux))
+    if not len(cited):
+        raise UsageError(f"{aux} cites no ICML 2026 paper (nothing written)")
+    return cited
 
 
 def _refuse_nothing_to_write(papers: Any, spec: Any) -> None:
@@ -95,7 +110,7 @@ def _refuse_nothing_to_write(papers: Any, spec: Any) -> None:
 def _streamed(args: argparse.Namespace) -> Iterator[Paper] | None:
     """``--data`` with no other selection: validated, then converted and written one
     record at a time (flat memory for a file of any size); else None."""
-    if not args.data or args.keys is not None or args.query or args.author:
+    if not args.data or args.keys is not None or args.query or args.author or args.aux:
         return None
     from ..store import stream_papers
 
