@@ -29,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         ".aux file cites (\\citation{...}; \\citation{*} is all): a small .bib that "
                         "biber reads quickly. Cite with the keys of the same --key-style")
     add_output_option(parser)
-    bib = parser.add_argument_group("BibTeX and BibLaTeX")
+    bib = parser.add_argument_group("BibTeX, BibLaTeX and Hayagriva")
     bib.add_argument("--key-style", choices=KEY_STYLES, default="canonical",
                      help="citation keys: canonical (zhao2026benchmarking), pmlr "
                      "(pmlr-v306-zhao26ac) or openreview (family+year+first title word)")

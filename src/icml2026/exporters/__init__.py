@@ -40,6 +40,7 @@ FORMATS: dict[str, Format] = {
         Format("biblatex", ".bibtex:render_biblatex", True, "BibLaTeX (UTF-8) for biber", ".bib"),
         Format("csl-json", ".csl:render_csl_json", True, "CSL-JSON for pandoc, Zotero, citeproc", ".json"),
         Format("ris", ".ris:render_ris", True, "RIS for EndNote, Mendeley, Zotero", ".ris"),
+        Format("hayagriva", ".hayagriva:render_hayagriva", True, "Hayagriva YAML for Typst", ".yml"),
         Format("citation", ".citation:render_citation", True, "formatted references in a CSL style", ".txt"),
     )
 }
@@ -50,7 +51,7 @@ OUTPUT_FORMATS = ("text", "html", "markdown")  # citation: --output-format
 
 # Every export option, with the formats that use it.
 OPTIONS: dict[str, str] = {
-    "key_style": "bibtex, biblatex: canonical, pmlr or openreview citation keys",
+    "key_style": "bibtex, biblatex, hayagriva: canonical, pmlr or openreview citation keys",
     "abstract": "bibtex, biblatex, csl-json, ris: include abstracts (True/False; None: the format's default)",
     "include_proceedings": "json, jsonl: the proceedings record inline instead of its id",
     "style": "citation: CSL style name or .csl path",
