@@ -298,7 +298,9 @@ def test_listing_is_bounded_with_a_line_for_the_rest() -> None:
 
 
 def test_whole_volume_count_line(volume: icml2026.PaperCollection) -> None:
-    assert count_line(*_counts(volume)) == "6,553 papers (6,552 complete, 1 incomplete)"
+    # The 6,552 papers of PMLR volume 306, all complete (the seed's incomplete record became
+    # pmlr-v306-ding26n); the count line still names the incomplete ones.
+    assert count_line(*_counts(volume)) == "6,552 papers (6,552 complete, 0 incomplete)"
 
 
 def test_cli_list_whole_package(volume: icml2026.PaperCollection,
@@ -385,3 +387,55 @@ def test_cli_show_ambiguous_title(capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert err.startswith("icml2026: error: 'Ca' starts the titles of ") and err.count("\n") == 1
     assert err.endswith("; give more of the title, or a key\n")
+
+
+# -- queries of any size: bounded, and linear in their distinct words -------------------------
+
+def test_a_query_longer_than_the_bound_is_refused_before_any_scan(monkeypatch) -> None:
+    from icml2026 import search
+
+    scans: list[object] = []
+    monkeypatch.setattr(search.Field, "papers", lambda self, needle: scans.append(needle) or set())
+    for text in ("x " * (search.MAX_QUERY_CHARS // 2 + 1), "y" * 1_000_000):
+        with pytest.raises(UsageError, match=r"the search query has [\d,]+ characters; at most 20,000"):
+            RANKED.search(text)
+    with pytest.raises(UsageError, match="the search author has"):
+        RANKED.search("diffusion", author="Li " * 10_001)
+    assert scans == []
+
+
+def test_a_repeated_word_is_searched_once_and_a_word_no_paper_has_ends_the_search(monkeypatch) -> None:
+    from icml2026 import search
+
+    scanned: list[str] = []
+    papers = search.Field.papers
+    monkeypatch.setattr(search.Field, "papers",
+                        lambda self, needle: scanned.append(str(getattr(needle, "pattern", needle)))
+                        or papers(self, needle))
+    assert labels(RANKED.search("diffusion " * 1000)) == labels(RANKED.search("diffusion"))
+    scanned.clear()
+    RANKED.search("diffusion " * 1000)
+    assert len(scanned) <= 6          # title, abstract, other and the author fields: once
+    scanned.clear()
+    assert len(RANKED.search("nosuchword " + " ".join(f"w{i}" for i in range(2000)))) == 0
+    assert len(scanned) <= 6          # the first word matched nothing: the 2,000 others are not scanned
+
+
+def test_the_cli_refuses_a_huge_query_in_one_line(capsys) -> None:
+    assert main(["list", "w " * 20_000]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("icml2026: error: the search query has 40,000 characters") and err.count("\n") == 1
+
+
+def test_an_argument_that_is_not_utf8_is_one_line_not_a_traceback() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": ""}
+    for command in (["list"], ["show"], ["export", "--format", "bibtex", "--keys"]):
+        result = subprocess.run([os.fsencode(sys.executable), b"-m", b"icml2026",
+                                 *map(os.fsencode, command), b"\xff\xfe"],
+                                capture_output=True, env=env, check=False)
+        assert result.returncode == 2 and result.stdout == b""
+        assert result.stderr == b"icml2026: error: the argument b'\\xff\\xfe' is not valid UTF-8 text\n"

@@ -18,6 +18,10 @@ The rules (``PaperCollection.search``, and so ``icml2026 list``/``search``/``sho
 * Every query word must match somewhere. Results are ranked: all words in the title first,
   then papers that need the authors for some word, then the abstract, then the method name,
   former titles or ids; within a rank, the collection's order (citation key, id).
+* A query has at most :data:`MAX_QUERY_CHARS` characters (a pasted abstract fits); a
+  longer one is a :class:`~icml2026.errors.UsageError`. A word given twice counts once,
+  and the search stops at the first word no paper has: its cost grows with the query's
+  distinct words, never with their product.
 * A query that is one identifier — citation key, id, alias key, PMLR id, OpenReview id,
   arXiv id (``arXiv:2605.05974v2``), DOI, or a proceedings, PDF, OpenReview, arXiv or other
   link URL of the paper — gives that paper alone.
@@ -42,6 +46,7 @@ from .model import Paper
 from .text import COMBINING_MARKS, EXTRA_LETTERS
 
 PAPER, PERSON = "\x00", "\x01"  # separators in a field's string
+MAX_QUERY_CHARS = 20_000  # several abstracts' worth: a query is typed or pasted, never a file
 _PUNCT, _UMLAUT = "\x02", "\x03"  # marks while folding: a word break; the dots of ä, ö, ü
 _CONTROL = re.compile("[\x00-\x03]")
 _COMBINING = re.compile(f"[{COMBINING_MARKS}]+")
@@ -285,12 +290,15 @@ class Index:
     def author_papers(self, name: str) -> set[int]:
         """Papers with one person whose name holds every word of *name* (whole words, in
         any order, as written or joined up; a query ``ü`` also as ``ue``)."""
+        check_query(name, "author")
         people: set[int] | None = None
-        for spellings in _name_spellings(name):
+        for spellings in _name_spellings(" ".join(dict.fromkeys(name.split()))):
             hits: set[int] = set()
             for token in spellings:
                 hits |= self.authors.people(f" {token} ") | self.authors_joined.people(f" {token} ")
             people = hits if people is None else people & hits
+            if not people:
+                break   # no one has every word so far: later words cannot change that
         return {self.authors.paper_of_person(i) for i in people or ()}
 
     def _author_hits(self, spellings: list[list[str]]) -> set[int]:
@@ -303,8 +311,11 @@ class Index:
     def rank(self, text: str) -> list[set[int]] | None:
         """Papers matching every word of *text*, by rank (title, authors, abstract, other);
         None when *text* has no words."""
+        check_query(text, "query")
         tiers: list[set[int]] | None = None
-        for word in text.split():
+        for word in dict.fromkeys(text.split()):   # a repeated word is searched once
+            if tiers is not None and not tiers[3]:
+                break   # no paper has every word so far: later words cannot change that
             tokens = words(word)
             if not tokens:
                 continue
@@ -323,6 +334,17 @@ class Index:
         """Papers whose title starts with the words of *prefix* (the last one may be cut)."""
         tokens = words(prefix)
         return self.title.papers(_phrase(tokens, title_start=True)) if tokens else set()
+
+
+def check_query(text: str, what: str) -> None:
+    """A search *text* of a size a person types or pastes; UsageError otherwise."""
+    if not isinstance(text, str):
+        raise TypeError(f"the search {what} must be a str, not {type(text).__name__}")
+    if len(text) > MAX_QUERY_CHARS:
+        from .errors import UsageError
+
+        raise UsageError(f"the search {what} has {len(text):,} characters; at most "
+                         f"{MAX_QUERY_CHARS:,} are searched (a paper's whole abstract has fewer)")
 
 
 # -- identifiers and URLs -------------------------------------------------

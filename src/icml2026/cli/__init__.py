@@ -43,8 +43,28 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _is_text(arg: str) -> bool:
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _escaped(arg: str) -> bool:
+    """Whether *arg*'s surrogates are the bytes the OS passed (PEP 383), not other code points."""
+    return all(not "\ud800" <= c <= "\udfff" or "\udc80" <= c <= "\udcff" for c in arg)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    undecodable = next((a for a in argv if not _is_text(a)), None)
+    if undecodable is not None:
+        # Bytes that are not UTF-8 reach Python as lone surrogates: printing them (in a
+        # listing, an error message) would fail with a UnicodeEncodeError.
+        raw = undecodable.encode("utf-8", "surrogateescape" if _escaped(undecodable) else "backslashreplace")
+        print(f"icml2026: error: the argument {raw!r} is not valid UTF-8 text", file=sys.stderr)
+        return 2
     # Importing every command module costs more than the common export itself:
     # register only the command named, unless top-level help is wanted.
     first = next((ALIASES.get(a, a) for a in argv if a != "--no-corrections"), None)
