@@ -17,12 +17,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pmlr_server import PmlrServer, entry, published_from_sources, render_published, source_entries, source_entry
+from pmlr_server import (
+    SOURCES,
+    PmlrServer,
+    entry,
+    published_from_sources,
+    render_published,
+    source_entries,
+    source_entry,
+)
 
 import icml2026
 from icml2026.cli import main
+from icml2026.update import baseline, paths
 from icml2026.update import layer as L
-from icml2026.update import paths
 from icml2026.update.download import UpdateError, check_url, fetch
 from icml2026.update.published import record_problems
 
@@ -266,6 +274,12 @@ def test_every_repair_of_the_package_survives_the_update(updated: Path, capsys: 
     assert "{LAPRAS}: Learning" in run.out and "{SALE}: Low-bit" in run.out  # no space before the colon
     assert "Hu, Xinyi and" in run.out and "Xinyi." not in run.out
     assert "N{\\textquoteright}Guessan" in run.out  # the seed's typographic apostrophe
+
+
+def test_the_source_hashes_are_those_of_the_source_bibtex() -> None:
+    """``source-hashes.tsv`` is generated from tools/sources (python -m icml2026.update.baseline)."""
+    assert baseline.build_text(SOURCES) == baseline.FILE.read_text(encoding="utf-8")
+    assert len(baseline.baseline()) == 6552
 
 
 def test_corrected_records_pass_validation(updated: Path, tmp_path: Path) -> None:
