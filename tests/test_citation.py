@@ -564,3 +564,46 @@ def test_year_suffix_after_the_first_year_when_the_style_does_not_place_it() -> 
     # elsevier-harvard sorts by author and year only: input order breaks the tie (as citeproc-js)
     assert ours(TWINS_2026[:2], "elsevier-harvard", in_text=True) == ["(Doe, 2026a)", "(Doe, 2026b)"]
     assert [e[:17] for e in ours(TWINS_2026[:2], "elsevier-harvard")] == ["Doe, J., 2026a. B", "Doe, J., 2026b. A"]
+
+
+# -- disambiguation rules from the CSL 1.0.2 specification (examples quoted there) ----------------
+
+def test_year_suffix_sequence_is_the_specifications() -> None:
+    """"additional letters are used once "z" is reached ("z", "aa", "ab", ..., "az", "ba", etc.)"."""
+    from icml2026.exporters.disambiguation import year_suffix_letters
+
+    assert [year_suffix_letters(n) for n in (1, 2, 26, 27, 28, 52, 53)] == ["a", "b", "z", "aa", "ab", "az", "ba"]
+
+
+def test_expansion_ladder_follows_the_specification() -> None:
+    """"Expansion of Individual Names": initials, then full names when initialize-with is set;
+    full names at once without it; "-with-initials" rules stop at initials, or do nothing."""
+    from icml2026.exporters.disambiguation import FULL, INITIALS, expansion_ladder
+
+    assert expansion_ladder(0, initialize_with=True, initialize=True, rule="by-cite") == (INITIALS, FULL)
+    assert expansion_ladder(0, initialize_with=False, initialize=True, rule="all-names") == (FULL,)
+    assert expansion_ladder(0, initialize_with=True, initialize=True, rule="primary-name-with-initials") == (INITIALS,)
+    assert expansion_ladder(0, initialize_with=False, initialize=True, rule="all-names-with-initials") == ()
+    assert expansion_ladder(0, initialize_with=True, initialize=False, rule="all-names-with-initials") == ()
+    assert expansion_ladder(INITIALS, initialize_with=True, initialize=True, rule="by-cite") == (FULL,)
+
+
+def _twins(given_a: str, given_b: str, family: str = "Simpson") -> list[dict]:
+    return [{"id": f"t{n}", "type": "paper-conference", "title": f"Work {n}", "container-title": "Proc",
+             "author": [{"family": family, "given": given}], "issued": {"date-parts": [[2005]]}}
+            for n, given in enumerate((given_a, given_b))]
+
+
+def test_specification_example_initials_and_year_suffix() -> None:
+    """The specification's table: "(Simpson 2005; Simpson 2005)" → "(H. Simpson 2005; B. Simpson 2005)";
+    the same person twice in one year gets year suffixes ("Doe 2007a, Doe 2007b")."""
+    cites = [c for _, c in format_entries(_twins("Homer", "Bart"), style="apa", in_text=True)]
+    assert cites == ["(H. Simpson, 2005)", "(B. Simpson, 2005)"]
+    cites = [c for _, c in format_entries(_twins("Homer", "Homer"), style="apa", in_text=True)]
+    assert sorted(cites) == ["(Simpson, 2005a)", "(Simpson, 2005b)"]
+
+
+def test_specification_example_full_given_names() -> None:
+    """"(Doe 1950; Doe 1950)" → "(John Doe 1950; Jane Doe 1950)": Chicago shows whole given names."""
+    cites = [c for _, c in format_entries(_twins("John", "Jane", "Doe"), style="chicago-author-date", in_text=True)]
+    assert cites == ["(John Doe 2005)", "(Jane Doe 2005)"]

@@ -19,8 +19,8 @@ Conventions:
 * The papers of one call form **one document**: cites that would print the
   same are disambiguated together as the style asks (CSL 1.0.2: added names,
   given names or initials, year suffixes "2026a"/"2026b" in bibliography
-  order, ``disambiguate`` branches), with citeproc-js's results
-  (:mod:`.disambiguation`).  The year suffix is in the bibliography too.
+  order, ``disambiguate`` branches), written from the specification
+  (:mod:`.disambiguation`) and checked against citeproc-js.  The year suffix is in the bibliography too.
 * In-text citations are one per paper, in the order given, each in the
   document's disambiguated form; numeric styles number papers in
   bibliography order.
@@ -145,9 +145,7 @@ def _disambiguation_options(style: Any) -> Any:
                       has_disambiguate=any(e.get("disambiguate") == "true" for e in style.root.iter()
                                            if isinstance(e.tag, str)),
                       implicit_year_suffix='variable="year-suffix"' not in style.text)
-    if not options.modes and not (options.add_givenname and options.rule != "by-cite"):
-        return None
-    return options
+    return options if options.enabled else None
 
 
 # -- formatting ------------------------------------------------------------------------
@@ -228,21 +226,12 @@ class _Document:
     """The disambiguation of one document (see :mod:`.disambiguation`)."""
 
     def __init__(self, loaded: Any, bibliography: Any, registered: dict[str, Any], ids: dict[str, str]) -> None:
-        from .disambiguation import Disambiguator, NameRegistry
+        from .disambiguation import Disambiguator
 
         self.loaded = loaded
         self.registered = registered
-        options = loaded.disambiguation
-        demote = (loaded.root.get("demote-non-dropping-particle") or "display-and-sort") == "never"
-        self.names = NameRegistry(options.rule, options.add_givenname, demote)
-        sort = loaded.root.bibliography is not None and loaded.root.bibliography.sort is not None
-        self.engine = Disambiguator(options, self.names, self._plain_cite, list(ids), ids, bibliography.keys,
-                                    self._all_names if sort else None)
-        self.configs = self.engine.run()
-
-    def _all_names(self, key: str) -> Any:
-        reference = self.registered[key].reference
-        return reference.get("author") or reference.get("editor") or []
+        self.engine = Disambiguator(loaded.disambiguation, self._plain_cite, list(ids), bibliography.keys)
+        self.settings = self.engine.run()
 
     def _plain_cite(self, key: str, state: Any) -> str:
         from .citeproc_fixes import MARKER_RANGE
@@ -250,17 +239,10 @@ class _Document:
         return MARKER_RANGE.sub("", _cite_marked(self.loaded, self.registered[key], state))
 
     def state(self, key: str, *, area: str) -> Any:
-        from .disambiguation import RenderState
-
-        config = self.configs[key]
-        if area == "bibliography":
-            config = config.clone()  # as citeproc-js, a bibliography entry leaves the cite's settings alone
-        return RenderState(self.engine, key, config, config, area=area, just_looking=False)
+        return self.engine.state(key, area=area)
 
     def signature(self, key: str) -> tuple[Any, ...]:
-        reference = self.registered[key].reference
-        names = list(reference.get("author") or []) + list(reference.get("editor") or [])
-        return self.configs[key].signature() + self.names.signature(key, names)
+        return self.settings[key].signature()
 
 
 def _cite_marked(loaded: Any, item: Any, state: Any) -> str:

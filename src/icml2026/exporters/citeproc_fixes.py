@@ -105,7 +105,7 @@ from citeproc.source.json import CiteProcJSON
 from citeproc.string import MixedString, NoCase, String
 from lxml import etree  # type: ignore[import-untyped]  # no stubs in the test environment
 
-from .disambiguation import pad, year_suffix_letters
+from .disambiguation import year_suffix_letters
 
 CSL_NS = "http://purl.org/net/xbiblio/csl"
 
@@ -403,80 +403,41 @@ class FixedName(_Memo, model.Name):
     # -- disambiguation (see .disambiguation): names shown and given-name levels per cite --
 
     def _shown_count(self, count: int, position: int, context, state) -> int:
-        """How many names to show: et-al abbreviation, overridden by disambiguate-add-names."""
+        """How many names to show: the et-al abbreviation, or what disambiguate-add-names asked for."""
         et_al_min = self.get_option("et-al-min", context)
         use_first = self.get_option("et-al-use-first", context)
-        use_last = self.get_option("et-al-use-last", context)
-        requested = state.request.names[position] if state.request and position < len(state.request.names) else 0
-        shown = et_al_min if et_al_min else count
-        if state.just_looking:
-            if requested:
-                shown = requested
-            elif et_al_min and count >= et_al_min:
-                shown = use_first
-        else:
-            if requested and requested > use_first:
-                shown = count if count < (et_al_min or count + 1) else requested
-            elif et_al_min and count >= et_al_min:
-                shown = use_first
-            else:
-                return count  # short enough: no et-al abbreviation
-            if use_last and et_al_min and shown > et_al_min - 2:
-                shown = et_al_min - 2
-        if et_al_min and et_al_min >= use_first and count > shown:
-            return shown
-        return count
+        shown = count if not et_al_min or count < et_al_min else min(use_first, count)
+        requested = state.names_shown(position)
+        if requested is not None and requested > shown:
+            shown = min(requested, count)
+        return shown
 
     def _process_disambiguated(self, item, variable, context, state):
+        from .disambiguation import RenderedName, expansion_ladder, person_of
+
         names = item.reference.get(variable, [])
         position = state.nameset
         state.nameset += 1
-        state.names_max.append(len(names))
+        state.names_max[position] = len(names)
         shown = self._shown_count(len(names), position, context, state)
-        use_last = self.get_option("et-al-use-last", context) and shown < len(names)
-        display = list(names[:shown]) + ([names[-1]] if use_last and shown < len(names) - 1 else [])
-        settings = state.settings
-        while len(settings.names) <= position:
-            settings.names.append(0)
-        settings.names[position] = len(display)
-        pad(settings)
-        levels = self._given_levels(display, position, context, state)
-        texts = [self._format_one(name, i, levels[i], context) for i, name in enumerate(display)]
+        use_last = self.get_option("et-al-use-last", context) and shown < len(names) - 1
+        display = list(names[:shown]) + ([names[-1]] if use_last else [])
+        initials = self.get_option("initialize-with", context)
+        initialize = (_inherited(self, "initialize", context) or "true").lower() != "false"
+        base = 0 if self.get_option("form", context) == "short" else (1 if initials is not None and initialize else 2)
+        texts = []
+        for i, name in enumerate(display):
+            index = len(names) - 1 if use_last and i == len(display) - 1 else i
+            level = state.given_level(position, index)
+            if "literal" not in name and (name.get("given") or name.get("family")):
+                ladder = expansion_ladder(base, initialize_with=initials is not None, initialize=initialize,
+                                          rule=state.rule) if name.get("given") else ()
+                state.shown.append(RenderedName(position, index, person_of(name), base, ladder))
+            texts.append(self._format_one(name, i, level, context))
         joined = self._join_names(texts, truncated=len(display) < len(names), last=use_last, context=context)
         if state.area == "bibliography" and state.first_names is None:
             state.first_names = (",".join(map(str, texts)), str(joined))  # for subsequent-author-substitute
         return joined
-
-    def _given_levels(self, display, position, context, state) -> list[int | None]:
-        engine, settings = state.engine, state.settings
-        registry, rule = engine.names, engine.options.rule
-        initials = self.get_option("initialize-with", context)
-        short = self.get_option("form", context) == "short"
-        registered = state.item in engine.registry
-        row = settings.givens[position]
-        levels: list[int | None] = []
-        for i, name in enumerate(display):
-            if "literal" in name or not (name.get("given") or name.get("family")):
-                levels.append(None)
-                continue
-            registry.add(state.item, name, i)
-            if i >= len(row):
-                row.append(registry.level(state.item, name, i, 0, short, initials is not None, registered))
-            base = registry.level(state.item, name, i, 0, short, initials is not None, registered)
-            if state.request is not None:
-                value = row[i] if i < len(row) else None
-                if value == 1 and rule == "by-cite" and (initials is None or not name.get("given")):
-                    value = 2
-                level = value
-                if engine.options.add_givenname and name.get("given"):
-                    level = registry.level(state.item, name, i, value, short, initials is not None, registered)
-            else:
-                level = base
-            while len(row) <= i:
-                row.append(None)
-            row[i] = level
-            levels.append(level)
-        return levels
 
     def _format_one(self, name, index: int, requested, context) -> str:
         """One name at a given-name level (0 family only, 1 initials, 2 full)."""
@@ -487,7 +448,7 @@ class FixedName(_Memo, model.Name):
         form = self.get_option("form", context)
         default = 0 if form == "short" else (1 if initials is not None else 2)
         level = max(requested if requested is not None else -1, default)
-        with_initials = initials is not None or self._engine_rule(context).endswith("-with-initials")
+        with_initials = initials is not None
         if level == 0:
             family = " ".join(n for n in (ndp, family) if n)
             _, family = self._name_parts(given, family)
@@ -509,10 +470,6 @@ class FixedName(_Memo, model.Name):
         family = " ".join(n for n in (dp, ndp, family) if n)
         given, family = self._name_parts(given, family)
         return " ".join(n for n in (given, family, suffix) if n)
-
-    def _engine_rule(self, context) -> str:
-        state = getattr(self.get_root(), "render_state", None)
-        return state.engine.options.rule if state is not None else ""
 
     def _name_parts(self, given, family):
         for part in self.findall("cs:name-part", self.nsmap):
@@ -676,7 +633,7 @@ class FixedDate(model.Date):
         text = super().process(item, variable=variable, show_parts=show_parts, context=context, **kwargs)
         state = getattr(self.get_root(), "render_state", None)
         if (text is None or state is None or state.year_suffix is None or state.suffix_done
-                or not state.engine.options.implicit_year_suffix):
+                or not state.implicit_year_suffix):
             return text
         rendered = str(text)
         year = _YEAR.search(rendered)
