@@ -196,6 +196,7 @@ def test_every_pmlr_id_resolves_with_show(volume: icml2026.PaperCollection) -> N
 def test_provenance_names_public_sources_only(volume: icml2026.PaperCollection) -> None:
     for paper in volume:
         for source in paper.sources.values():
+            assert re.fullmatch(r"2026-\d\d-\d\d", source.retrieved or ""), (paper.id, source.name)  # every source dated
             text = f"{source.name} {source.url or ''}"
             assert not re.search(r"shared/|tools/sources|src/icml2026|\.\./", text), (paper.id, text)
             assert source.url is None or source.url.startswith("https://"), (paper.id, source.url)
@@ -218,7 +219,14 @@ def test_facts_match_seed_papers_json(volume: icml2026.PaperCollection, shared: 
         assert [(a.given, a.family) for a in paper.authors] == [(a["given"], a["family"]) for a in pm["authors"]]
         assert (paper.pages.first, paper.pages.last) == (pm["firstpage"], pm["lastpage"])
         assert paper.identifiers.openreview == pm["openreview"]
-        assert paper.identifiers.arxiv == fact["arxiv_id"]
+        on_arxiv = [s["url"] for s in fact["secondary_sources"]
+                    if fact["arxiv_id"] and fact["arxiv_id"] in s["url"] and re.match(r"https://(www\.)?arxiv\.org/", s["url"])]
+        # An arXiv id is claimed only with arXiv's own listing as its source.
+        assert paper.identifiers.arxiv == (fact["arxiv_id"] if on_arxiv else None), pm["id"]
+        if on_arxiv:
+            assert paper.source_of("/identifiers/arxiv").url in on_arxiv
+        elif fact["arxiv_id"]:
+            assert any(fact["arxiv_id"] in note and "left out" in note for note in paper.notes)
         assert paper.links.pdf == pm["pdf"]
         assert paper.source_of("/title").url == pm["source"]
 

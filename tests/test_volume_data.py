@@ -143,3 +143,31 @@ def test_ordinary_words_are_never_braced_alone(volume: icml2026.PaperCollection,
         for paper in volume.complete:
             added = braced_words(by_key[paper.citation_key]) - by_source[paper.identifiers.openreview]
             assert not added & ORDINARY, (fmt, paper.citation_key, added & ORDINARY)
+
+
+FORGES = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|[\w.-]*gitlab\.[\w.-]+|jugit\.[\w.-]+|"
+                    r"anonymous\.4open\.science)/")
+
+
+def test_code_links_are_source_repositories(volume: icml2026.PaperCollection, shared: Path) -> None:
+    text = (shared / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
+    software = {}
+    for block in re.split(r"^@", text, flags=re.MULTILINE)[1:]:
+        found = dict(re.findall(r"^\s*(openreview|software) = \{(.*)\},?$", block, re.MULTILINE))
+        if "software" in found:
+            software[found["openreview"]] = found["software"]
+    code = project = 0
+    for paper in volume.complete:
+        if paper.links.code:
+            assert FORGES.match(paper.links.code), (paper.id, paper.links.code)
+            code += 1
+        value = software.get(paper.identifiers.openreview)
+        if value and value.startswith("https://") and " " not in value and not FORGES.match(value):
+            # a project page, model, data set, DOI or paper: never the code link, always explained
+            assert paper.links.code is None, paper.id
+            assert any(re.search(r"not a (source|code) repository|not software|not the paper.s code", n)
+                       for n in paper.notes), paper.id
+            project += paper.links.project is not None
+    assert code > 3000 and project > 150
+    assert any(".git" in n for n in volume["pmlr-v306-zhao26ac"].notes)  # the clone suffix, noted
+    assert volume["pmlr-v306-feng26ac"].links.code is None and any("software" in n for n in volume["pmlr-v306-feng26ac"].notes)

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from icml2026 import curation, markup, pmlr  # noqa: E402
+from icml2026 import curation as curation_rules  # noqa: E402
 from icml2026.curation import Finding  # noqa: E402
 from icml2026.keys import assign_keys, base_key, letter_dropping_token  # noqa: E402
 from icml2026.latex import decode_title  # noqa: E402
@@ -179,20 +180,34 @@ def paper_record(paper: dict[str, Any], abstract: str, proc: dict[str, Any], ret
     prov.cite("/links/openreview", src)
 
     if paper["arxiv_id"]:
-        rec["identifiers"]["arxiv"] = paper["arxiv_id"]
-        prov.cite("/identifiers/arxiv", cite_secondary(prov, paper, paper["arxiv_id"], curation))
+        arxiv = arxiv_listing(paper, paper["arxiv_id"])
+        if arxiv is None:  # only aggregators or READMEs name it: not claimed
+            note(rec, prov, curation, f"arXiv id {paper['arxiv_id']} left out: the sources that name it "
+                 "are not arXiv's own listing (" + ", ".join(
+                     s["url"] for s in paper["secondary_sources"] if paper["arxiv_id"] in s["url"] + s["fact"])
+                 + ").")
+        else:
+            rec["identifiers"]["arxiv"] = paper["arxiv_id"]
+            key, found = arxiv
+            prov.cite("/identifiers/arxiv", prov.source(key, found["fact"], found["url"]))
     code = paper["code_url"]
-    if code is None and pm["software"] and "github.com/" in pm["software"]:
+    if code is None and pm["software"] and curation_rules.link_kind(pm["software"]) == "code":
         code = pm["software"]  # PMLR's software field names the code repository
     if code:
         links["code"] = code
         key = src if same_url(code, pm["software"]) else cite_secondary(prov, paper, code, curation)
         prov.cite("/links/code", key)
+        if key == src and code != pm["software"]:
+            note(rec, prov, curation, f"Code link: PMLR's software field reads {pm['software']!r}; the link "
+                 f"is {code!r}, the same repository without the clone suffix.")
     if paper["project_url"]:
         links["project"] = paper["project_url"]
         key = src if same_url(paper["project_url"], pm["software"]) else cite_secondary(
             prov, paper, paper["project_url"].rstrip("/"), curation)
         prov.cite("/links/project", key)
+        if key == src and not any("software" in n for n in rec.get("notes", [])):
+            note(rec, prov, curation, f"Project link: PMLR's software field reads {pm['software']!r}, which is "
+                 "the project's page, not a source repository; it is the project link.")
     if paper["icml_virtual_url"]:
         links["icml_virtual"] = paper["icml_virtual_url"]
         prov.cite("/links/icml_virtual", prov.source(
@@ -203,6 +218,19 @@ def paper_record(paper: dict[str, Any], abstract: str, proc: dict[str, Any], ret
 
     prov.source("derived", DERIVED_NAME)  # citation and alias keys: assign_citation_keys
     return finish(rec, prov)
+
+
+def arxiv_listing(paper: dict[str, Any], arxiv_id: str) -> tuple[str, dict[str, str]] | None:
+    """The first secondary source on arXiv's own site (arxiv.org) that names *arxiv_id*."""
+    for n, src in enumerate(paper["secondary_sources"], 1):
+        if arxiv_id in src["url"] and re.match(r"https://(?:www\.)?arxiv\.org/", src["url"]):
+            return f"secondary-{n}", src
+    return None
+
+
+def note(rec: dict[str, Any], prov: Provenance, source: str, text: str) -> None:
+    rec.setdefault("notes", []).append(text)
+    prov.cite("/notes", source)
 
 
 def cite_secondary(prov: Provenance, paper: dict[str, Any], needle: str, fallback: str) -> str:
@@ -223,6 +251,7 @@ def finish(rec: dict[str, Any], prov: Provenance) -> dict[str, Any]:
 
 VOLUME_FILE = "corpora/pmlr-v306-facts.bib"
 VOLUME_COMMIT = "0f2cebec35c9cea6514af97ccd40d5c22f81d7bc"
+VOLUME_RETRIEVED = "2026-12-01"  # the copy in tools/sources/corpora (its README)
 VOLUME_SOURCE = {
     "name": f"PMLR volume 306 source BibTeX: repository mlresearch/v306, file icml26.bib, commit {VOLUME_COMMIT}",
     "url": f"https://github.com/mlresearch/v306/blob/{VOLUME_COMMIT}/icml26.bib",
@@ -290,16 +319,18 @@ def volume_record(rec: dict[str, Any], pmlr_id: str, proc: dict[str, Any]) -> di
         "/language": "derived",
     })
     rec["provenance"] = provenance
+    pattern_date = proc["provenance"]["retrieved"]  # when the volume's URL pattern was read
     rec["sources"] = {
-        "derived": {"name": DERIVED_NAME},
-        "pmlr-bibtex": dict(VOLUME_SOURCE),
+        "derived": {"name": DERIVED_NAME, "retrieved": VOLUME_RETRIEVED},
+        "pmlr-bibtex": {**VOLUME_SOURCE, "retrieved": VOLUME_RETRIEVED},
         "pmlr-id-rule": {"name": "PMLR's published id, by the rule of PMLR's site builder (repository "
                          "mlresearch/papersite, lib/mlresearch.rb) applied in the volume file's order",
-                         "url": "https://github.com/mlresearch/papersite/blob/1612ee2bfa94d93d36230de86b32dadf2181ac32/lib/mlresearch.rb"},
+                         "url": "https://github.com/mlresearch/papersite/blob/1612ee2bfa94d93d36230de86b32dadf2181ac32/lib/mlresearch.rb",
+                         "retrieved": VOLUME_RETRIEVED},
         "pmlr-page": {"name": "PMLR paper page (URL from the volume's URL pattern and the PMLR id)",
-                      "url": rec["links"]["proceedings"]},
+                      "url": rec["links"]["proceedings"], "retrieved": pattern_date},
         "pmlr-pdf": {"name": "PMLR paper PDF (URL from the volume repository's assets/<id>/<id>.pdf "
-                     "layout and the PMLR id)", "url": rec["links"]["pdf"]},
+                     "layout and the PMLR id)", "url": rec["links"]["pdf"], "retrieved": pattern_date},
     }
     return rec
 

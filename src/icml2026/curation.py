@@ -337,18 +337,46 @@ def curate_entry(rec: dict[str, Any], software: str | None = None) -> list[Findi
     return found + protect_case(rec)
 
 
+# Hosts of source repositories (forges): a software link there is the paper's code.
+CODE_HOSTS = re.compile(r"(?:www\.)?github\.com|(?:[\w-]+\.)*gitlab\.[\w.-]+|gitlab\.com|jugit\.[\w.-]+"
+                        r"|anonymous\.4open\.science|codeberg\.org|bitbucket\.org", re.IGNORECASE)
+# A link to a paper is not software: it is left out.
+PAPER_HOSTS = re.compile(r"(?:www\.)?arxiv\.org", re.IGNORECASE)
+
+
+def link_kind(url: str) -> str:
+    """``code`` (a source repository on a forge), ``paper`` or ``project`` (any other page: a
+    project site, a model or data set page, an archive or DOI) for a software link."""
+    host = re.sub(r"^[a-z]+://", "", url, flags=re.IGNORECASE).split("/")[0].split(":")[0]
+    if CODE_HOSTS.fullmatch(host):
+        return "code"
+    return "paper" if PAPER_HOSTS.fullmatch(host) else "project"
+
+
 def curate_code_link(rec: dict[str, Any], value: str | None) -> list[Finding]:
-    """``links.code`` from the raw ``software`` value, repaired by :func:`repair_software`, with a note."""
+    """The link of the raw ``software`` value, repaired by :func:`repair_software` and
+    classified by :func:`link_kind` (``links.code`` or ``links.project``), each change noted."""
     if value is None:
         return []
     url, why = repair_software(value)
-    if url:
-        rec["links"]["code"] = url
-        rec["links"] = {k: rec["links"][k] for k in sorted(rec["links"])}
-        rec["provenance"]["/links/code"] = "pmlr-bibtex" if why is None else DERIVED
-    if why is None:
-        return []
-    verdict = f"imported as {url!r}" if url else "no code link imported"
-    _note(rec, f"Code link: the source's software field reads {value!r}; {why}; {verdict}.")
-    rule = "software: " + ("repaired" if url else "not a URL")
-    return [Finding(rec["id"], "/links/code", "repaired" if url else "flagged", rule, value)]
+    found = []
+    if why is not None:
+        verdict = f"imported as {url!r}" if url else "no code link imported"
+        _note(rec, f"Code link: the source's software field reads {value!r}; {why}; {verdict}.")
+        rule = "software: " + ("repaired" if url else "not a URL")
+        found.append(Finding(rec["id"], "/links/code", "repaired" if url else "flagged", rule, value))
+    if not url:
+        return found
+    kind = link_kind(url)
+    if kind == "paper":
+        _note(rec, f"Software link: {url!r} is a paper's page, not software; left out.")
+        return found + [Finding(rec["id"], "/links/code", "flagged", "software: a paper, not software", value)]
+    field = f"/links/{kind}"
+    rec["links"][kind] = url
+    rec["links"] = {k: rec["links"][k] for k in sorted(rec["links"])}
+    rec["provenance"][field] = "pmlr-bibtex" if why is None and kind == "code" else DERIVED
+    if kind == "project":
+        _note(rec, f"Software link: {url!r} is not a source repository (a project page, model, data set "
+              "or archive); it is the project link.")
+        found.append(Finding(rec["id"], field, "repaired", "software: not a code repository", value))
+    return found
