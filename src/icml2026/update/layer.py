@@ -213,8 +213,8 @@ def check_layer_json(data: Any) -> None:
                 raise ValueError(f"{where}: not a field a correction can change")
             if not (isinstance(change, dict) and {"old", "new"} <= set(change) <= {"old", "new", "pmlr"}):
                 raise ValueError(f"{where}: not an old/new pair")
-            for side in ("old", "new"):
-                if change[side] is not None and not VALUE_CHECKS[pointer](change[side]):
+            for side in ("old", "new", "pmlr"):
+                if change.get(side) is not None and not VALUE_CHECKS[pointer](change[side]):
                     raise ValueError(f"{where}: {side} is not a valid {LABELS[pointer]}")
 
 
