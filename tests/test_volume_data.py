@@ -171,3 +171,21 @@ def test_code_links_are_source_repositories(volume: icml2026.PaperCollection, sh
     assert code > 3000 and project > 150
     assert any(".git" in n for n in volume["pmlr-v306-zhao26ac"].notes)  # the clone suffix, noted
     assert volume["pmlr-v306-feng26ac"].links.code is None and any("software" in n for n in volume["pmlr-v306-feng26ac"].notes)
+
+
+def test_upstream_corrections_are_applied_with_their_commit(volume: icml2026.PaperCollection, shared: Path) -> None:
+    import json
+
+    data = json.loads((shared / "data" / "upstream-corrections.json").read_text(encoding="utf-8"))
+    assert data["corrections"]
+    for fix in data["corrections"]:
+        paper = volume[f"pmlr-v306-{fix['pmlr_id']}"]
+        assert paper.identifiers.openreview == fix["openreview"]
+        index = int(fix["pointer"].rsplit("/", 1)[1])
+        author = paper.authors[index]
+        assert (author.family, author.given) == (fix["new"]["family"], fix["new"]["given"])
+        assert paper.source_of("/authors").url == fix["url"] and fix["commit"] in fix["url"]
+        assert any(fix["commit"][:7] in n for n in paper.notes)
+    # The volume file itself still has the old value: the correction is not a copy of it.
+    bib = (shared / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
+    assert "Z., Ryan Lee T." in bib

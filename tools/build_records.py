@@ -272,14 +272,60 @@ def volume_records(sources: Path, proc: dict[str, Any]) -> tuple[list[dict[str, 
     papers = sorted(result.papers, key=lambda p: p.pages.first if p.pages else 0)
     software = raw_software(path.read_text(encoding="utf-8"))
     ids = pmlr.assign_ids([first_family(p) for p in papers], proc["year"])
+    upstream = upstream_corrections(sources)
     records, findings = [], []
     for paper, pmlr_id in zip(papers, ids):
         # The importer applies PMLR's id rule itself (the whole volume, from page 1).
         assert paper.identifiers.pmlr == pmlr_id, (paper.id, pmlr_id)
         rec = volume_record(paper.to_dict(), pmlr_id, proc)
+        findings += apply_upstream(rec, upstream.pop(paper.identifiers.openreview or "", []))
         findings += curation.curate_entry(rec, software.get(paper.identifiers.openreview or ""))
         records.append(rec)
+    if upstream:
+        raise SystemExit(f"upstream corrections for unknown entries: {sorted(upstream)}")
     return records, findings
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict) and "family" in value:
+        return repr(f"{value['family']}, {value.get('given', '')}".rstrip(", "))
+    return repr(value)
+
+
+def upstream_corrections(sources: Path) -> dict[str, list[dict[str, Any]]]:
+    """OpenReview id → the corrections PMLR made after the volume file's commit (data/upstream-corrections.json)."""
+    data = json.loads((sources / "data" / "upstream-corrections.json").read_text(encoding="utf-8"))
+    found: dict[str, list[dict[str, Any]]] = {}
+    for fix in data["corrections"]:
+        found.setdefault(fix["openreview"], []).append({**fix, "retrieved": data["retrieved"]})
+    return found
+
+
+def apply_upstream(rec: dict[str, Any], fixes: list[dict[str, Any]]) -> list[Finding]:
+    """Each later correction of PMLR's, with its post (at that commit) as the field's source."""
+    found = []
+    for fix in fixes:
+        field, _, index = fix["pointer"].lstrip("/").partition("/")
+        target = rec[field]
+        key: Any = int(index) if index else None
+        current = target[key] if key is not None else target
+        if current != fix["old"]:
+            raise SystemExit(f"{rec['id']}: upstream correction of {fix['pointer']} expects {fix['old']!r}, "
+                             f"the volume file reads {current!r}")
+        if key is not None:
+            target[key] = fix["new"]
+        else:
+            rec[field] = fix["new"]
+        source = f"pmlr-post-{fix['commit'][:7]}"
+        rec["sources"][source] = {"name": f"PMLR volume 306, paper post at commit {fix['commit']} (front matter): "
+                                  + fix["fact"], "url": fix["url"], "retrieved": fix["retrieved"]}
+        rec["provenance"]["/" + field] = source
+        what = f"Author {key + 1}" if field == "authors" and key is not None else fix["pointer"]
+        curation.note(rec, f"{what}: PMLR's volume BibTeX (commit {VOLUME_COMMIT[:7]}) reads {_shown(fix['old'])}; "
+                      f"PMLR corrected it in commit {fix['commit'][:7]} to {_shown(fix['new'])}.")
+        found.append(Finding(rec["id"], fix["pointer"], "repaired", "upstream correction", json.dumps(
+            fix["old"], ensure_ascii=False)))
+    return found
 
 
 def first_family(paper: Any) -> str:

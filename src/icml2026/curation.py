@@ -111,9 +111,13 @@ def _join(match: re.Match[str]) -> str:
 
 # --------------------------------------------------------------------------- rules on records
 
-def _note(rec: dict[str, Any], text: str) -> None:
+def note(rec: dict[str, Any], text: str) -> None:
+    """Add a note to *rec* (its provenance: ``derived``)."""
     rec.setdefault("notes", []).append(text)
     rec["provenance"]["/notes"] = DERIVED
+
+
+_note = note
 
 
 def curate_names(rec: dict[str, Any]) -> list[Finding]:
