@@ -333,11 +333,7 @@ class Checker:
 
     def _nearest(self, keys: Any) -> list[int]:
         """The titles sharing the most words with *keys* (for a not-found entry's message)."""
-        if keys is None or not keys.words:
-            return []
-        words = set(keys.words)
-        scored = [(len(words & ws) / len(words | ws), n) for n, ws in enumerate(self.index.wordsets) if words & ws]
-        return [n for score, n in sorted(scored, key=lambda s: (-s[0], s[1]))[:NEAREST] if score >= 0.3]
+        return self.index.nearest_titles(keys, NEAREST) if keys is not None and keys.words else []
 
     # -- facts ---------------------------------------------------------------
     def _problems(self, entry: Block, paper: Paper, hits: dict[int, list[str]], *,

@@ -275,6 +275,7 @@ class Index:
         self.postings: dict[str, list[int]] = {}
         self.wordsets: list[frozenset[str]] = []
         self.df: dict[str, int] = {}
+        self._by_word: dict[str, list[int]] | None = None  # every title word → titles (built on demand)
         self.volume: int | None = None
         for paper in papers:
             if paper.is_complete and paper.title and paper.authors:
@@ -344,6 +345,21 @@ class Index:
         """
         df = self.df
         return sorted(words, key=lambda w: (df.get(w, 0), w))[:len(words) - math.ceil(2 * len(words) / 3) + 1]
+
+    def nearest_titles(self, keys: TitleKeys, count: int, floor: float = 0.3) -> list[int]:
+        """Up to *count* titles sharing the most words with *keys* (Jaccard ≥ *floor*), best first:
+        for saying what was searched when nothing matched.  Words in more than a tenth of the
+        titles only rank; the candidates come from the rarer ones."""
+        if self._by_word is None:
+            self._by_word = {}
+            for n, title in enumerate(self.wordsets):
+                for word in title:
+                    self._by_word.setdefault(word, []).append(n)
+        words = frozenset(keys.words)
+        common = len(self.wordsets) // 10
+        seen = {n for w in words if len(self._by_word.get(w, ())) <= common for n in self._by_word.get(w, ())}
+        scored = sorted((-len(words & self.wordsets[n]) / len(words | self.wordsets[n]), n) for n in seen)
+        return [n for score, n in scored[:count] if -score >= floor]
 
     def close_titles(self, keys: TitleKeys) -> list[int]:
         """Papers whose title shares ≥ :data:`CLOSE_DICE` of its words (Dice) with this one."""
