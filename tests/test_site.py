@@ -161,10 +161,10 @@ def test_the_cache_gives_what_rendering_gives(tmp_path: Path) -> None:
     from icml2026.site.exports import render_cached
 
     papers = small_papers()[:3]
-    first = render_cached(papers, tmp_path, jobs=1)
+    first, rendered = render_cached(papers, tmp_path, jobs=1)
     cached = list(tmp_path.glob("site-exports-*.jsonl"))
-    assert len(cached) == 1 and len(cached[0].read_text(encoding="utf-8").splitlines()) == 3
-    assert render_cached(papers, tmp_path, jobs=1) == first
+    assert rendered == 3 and len(cached) == 1 and len(cached[0].read_text(encoding="utf-8").splitlines()) == 3
+    assert render_cached(papers, tmp_path, jobs=1) == (first, 0)
 
 
 def test_no_resource_leaves_the_site(small_site: Path) -> None:

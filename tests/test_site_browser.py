@@ -57,7 +57,7 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def small_url(small_site: Path) -> Iterator[str]:  # noqa: F811
+def small_url(small_site: Path) -> Iterator[str]:
     yield from serve(small_site)
 
 

@@ -66,9 +66,7 @@ def build(papers: Sequence[Paper], folder: str | os.PathLike[str], *, dist_folde
     clock = time.perf_counter()
     say = progress or (lambda message: None)
     say(f"rendering the exports of {len(papers):,} papers")
-    before = len(exports.Cache(cache_folder).known) if cache_folder else 0
-    rendered = exports.render_cached(papers, cache_folder, jobs)
-    report.rendered = len(papers) - min(before, len(papers)) if cache_folder else len(papers)
+    rendered, report.rendered = exports.render_cached(papers, cache_folder, jobs)
     report.seconds["exports"] = time.perf_counter() - clock
     clock = time.perf_counter()
     files = _pages(papers, rendered, dist_folder)
@@ -117,9 +115,13 @@ def _file_name(label: str) -> str:
     return quote(label, safe="-_.").replace("%", "~")
 
 
+def _title_html(paper: Paper) -> str:
+    return markup_html(paper.title) if paper.title else esc(paper.label)
+
+
 def _index(papers: Sequence[Paper], paths: list[str], bylines: list[str]) -> str:
     items = "\n".join(
-        f'<li><a href="{esc(path)}">{markup_html(p.title) if p.title else esc(p.label)}</a> '
+        f'<li><a href="{esc(path)}">{_title_html(p)}</a> '
         f'<span class="byline">{esc(b)}</span></li>' for p, path, b in zip(papers, paths, bylines))
     proc = papers[0].proceedings if papers else None
     heading = esc(proc.booktitle or SITE_NAME) if proc else SITE_NAME
@@ -307,8 +309,8 @@ def _author_index(authors: list[_Author]) -> str:
 
 def _author_page(author: _Author, papers: Sequence[Paper], paths: list[str], bylines: list[str]) -> str:
     items = "\n".join(
-        f'<li><a href="../{esc(paths[i])}">{markup_html(papers[i].title) if papers[i].title else esc(papers[i].label)}'
-        f'</a> <span class="byline">{esc(bylines[i])}</span></li>' for i in author.papers)
+        f'<li><a href="../{esc(paths[i])}">{_title_html(papers[i])}</a> <span class="byline">{esc(bylines[i])}</span></li>'
+        for i in author.papers)
     count = len(author.papers)
     body = (f"<h1>{esc(author.name)}</h1>\n<p>{count} paper{'s' if count != 1 else ''} in ICML 2026.</p>\n"
             f'<ol class="papers">\n{items}\n</ol>')

@@ -23,6 +23,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..model import Paper
 
@@ -40,7 +41,7 @@ class Export:
         return ("--format", self.fmt) + (("--style", self.style) if self.style else ())
 
     @property
-    def options(self) -> dict[str, object]:
+    def options(self) -> dict[str, Any]:
         return {**CLI_DEFAULTS, **({"style": self.style} if self.style else {})}
 
 
@@ -57,7 +58,7 @@ EXPORTS = (
 
 # The options ``icml2026 export`` passes when none is given on its command line
 # (cli/cmd_export.run); tests/test_site.py compares the pages with the command itself.
-CLI_DEFAULTS: dict[str, object] = {
+CLI_DEFAULTS: dict[str, Any] = {
     "key_style": "canonical", "abstract": None, "style": "apa", "output_format": "text",
     "in_text": False, "locale": None,
 }
@@ -165,11 +166,12 @@ def fingerprint() -> str:
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode("utf-8")).hexdigest()
 
 
-def render_cached(papers: Sequence[Paper], cache_folder: Path | None, jobs: int | None = None) -> list[Rendered]:
+def render_cached(papers: Sequence[Paper], cache_folder: Path | None,
+                  jobs: int | None = None) -> tuple[list[Rendered], int]:
     """:func:`render_all` of *papers*, taking what the cache in *cache_folder* holds (None:
-    no cache) and rendering only the rest."""
+    no cache) and rendering only the rest; and how many papers were rendered."""
     if cache_folder is None:
-        return render_all(papers, jobs)
+        return render_all(papers, jobs), len(papers)
     cache = Cache(cache_folder)
     digests = [record_digest(p) for p in papers]
     todo = [i for i, d in enumerate(digests) if d not in cache.known]
@@ -178,7 +180,7 @@ def render_cached(papers: Sequence[Paper], cache_folder: Path | None, jobs: int 
     out = [cache.known.get(d) or found[d] for d in digests]
     if todo:
         cache.save(papers, out)
-    return out
+    return out, len(todo)
 
 
 def default_cache_folder() -> Path:
