@@ -550,6 +550,9 @@ def test_deep_nesting_is_an_unreadable_entry(volume, sample) -> None:
     assert result.text == text
     assert [(e.key, e.outcome) for e in result.entries] == [("deep", "unreadable"), ("name", "unreadable")]
     assert "nested more than" in result.entries[0].reason
+    environments = "@misc{env, title = {" + "\\begin{x}" * 500 + "y" + "\\end{x}" * 500 + "}}\n"
+    result = fix_bibtex_report(environments, papers=volume)  # no deep braces: the decoder's depth
+    assert result.text == environments and result.entries[0].outcome == "unreadable"
 
 
 def test_one_line_file_reads_as_the_same_entries(volume, sample) -> None:
