@@ -104,6 +104,11 @@ def test_mismatches_say_what_the_proceedings_say(cases, checked) -> None:
     author = next(c for c in cases if c.form == "missing")
     problem = next(p for p in by_key[author.key].problems if p.field == "author")
     assert problem.detail.startswith("missing: ")
+    for case in cases:  # each kind of author error named as what it is, and only that
+        if case.form in ("missing", "extra", "reordered", "misspelt"):
+            detail = next(p for p in by_key[case.key].problems if p.field == "author").detail
+            assert ("in another order" in detail) == (case.form == "reordered"), (case.form, detail)
+            assert ("not authors" in detail) == (case.form in ("extra", "misspelt")), (case.form, detail)
 
 
 def test_lines_duplicates_and_reasons(cases, corpus, checked) -> None:

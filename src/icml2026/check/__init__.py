@@ -405,9 +405,10 @@ def _authors_problem(entry: Block, paper: Paper) -> Problem | None:
     names = [n for n in raw if n.lower() != "others"]
     families = [family_keys(a) for a in paper.authors]
     places: list[int | None] = []
-    for name in names:
+    for i, name in enumerate(names):  # two authors of one family name: the nearer place is theirs
         keys = entry_name_keys(name)
-        places.append(next((j for j, f in enumerate(families) if keys & f and j not in places), None))
+        free = [j for j, f in enumerate(families) if keys & f and j not in places]
+        places.append(min(free, key=lambda j: abs(j - i)) if free else None)
     extra = [latex_plain(n) for n, j in zip(names, places) if j is None]
     matched = [j for j in places if j is not None]
     upto = max(matched, default=-1) + 1 if cut else len(families)
