@@ -8,12 +8,12 @@ byte-identical output.  Only the standard library is imported here.
 Field order, BibTeX (``render_bibtex``; pure ASCII, LaTeX-encoded)::
 
     title author booktitle pages year editor volume series publisher address
-    doi url pdf openreview eprint archiveprefix eprinttype software abstract
+    doi url openreview eprint archiveprefix eprinttype software abstract
 
 Field order, BibLaTeX (``render_biblatex``; UTF-8)::
 
-    title author booktitle eventtitle eventdate venue pages date editor volume
-    series publisher langid doi url pdf eprint eprinttype abstract
+    title author booktitle pages date editor volume series publisher address
+    langid doi url eprint eprinttype abstract
 
 Conventions:
 
@@ -24,14 +24,32 @@ Conventions:
   ``Paper.title_protect``, widened to whole words as in CSL-JSON
   (:func:`icml2026.text.whole_words`: ``{QuantumBoost}``, ``{scCBGM}``), and
   braces around math.
-* ``booktitle``, ``eventtitle`` and ``series`` are names, braced as a whole
-  (``{{Proceedings of the 43rd International Conference on Machine Learning}}``):
-  biblatex-apa, pandoc and Better BibTeX sentence-case them otherwise.
+* ``booktitle`` and ``series`` are names: every word with a capital is braced
+  (``{{Proceedings} of the 43rd {International} {Conference} on {Machine} {Learning}}``),
+  or biblatex-apa, pandoc and Better BibTeX sentence-case them.  Word by word, not
+  ``{{…}}`` around the whole: Better BibTeX's import (``@retorquere/bibtex-parser``
+  with BBT's default options) strips the braces of a value braced whole and
+  sentence-cases it ("Proceedings of the 43rd international conference on machine
+  learning"), while braced words keep their capitals there, in pandoc and in
+  biblatex-apa (tests/test_bbt.py, tests/test_pandoc.py, tests/test_bibtex_tex.py).
+* BibLaTeX: no ``eventtitle``, ``eventdate`` or ``venue``.  biblatex-apa maps an
+  ``@inproceedings`` with editors to ``@inbook``, whose data model has none of
+  them: ``biber --validate-datamodel`` warned eight times per entry, and the
+  styles that print them repeated the conference the booktitle already names,
+  with its days (against the rule on dates below).  The conference's place is
+  ``address``, as in the BibTeX file: biber reads it as ``location`` (printed
+  "Seoul, South Korea: PMLR" by the standard styles), and Zotero's BibTeX import
+  reads it as the place (it ignores ``venue``), so both files give Zotero the same
+  fields.  Zero datamodel warnings with authoryear, numeric, ieee and apa.
+* No ``pdf`` field: no style prints it, biber renames it to ``file`` (a local
+  attachment), and Zotero's BibTeX import makes it a file attachment whose path
+  is a URL (reported in issue 23) — a broken attachment, worse than the link.  ``url`` is the
+  proceedings page, one click from the PDF; CSL-JSON and RIS do not carry it either.
 * arXiv ids: ``eprint`` with both ``archiveprefix = {arXiv}`` (the arXiv/natbib
   convention; biblatex maps it to ``eprinttype``) and ``eprinttype = {arxiv}``
   (biblatex's own field, and the only one Zotero's BibTeX import reads).
   BibTeX styles without an ``eprint`` field ignore all three.
-* ``url``, ``pdf``, ``doi``, ``openreview`` (PMLR's field: the OpenReview id)
+* ``url``, ``doi``, ``openreview`` (PMLR's field: the OpenReview id)
   and ``eprint`` are verbatim fields: nothing is LaTeX-escaped, but characters
   that are not allowed in a URI (space, braces, backslash, ``"<>^`|``,
   non-ASCII, and a ``%`` not followed by two hex digits) are percent-encoded,
@@ -50,8 +68,7 @@ Conventions:
 * **Dates** follow the package's one rule (README, "Dates"): a citation carries the
   year of publication and nothing finer, in every format.  No ``month``: the
   conference (July) and the publication (September) differ in month, and styles
-  would print either as the paper's date.  BibLaTeX's ``eventdate`` (ISO range),
-  ``venue`` and ``eventtitle`` carry the conference, and ``date`` is the year.
+  would print either as the paper's date.  BibLaTeX's ``date`` is the year.
   ``urldate`` is never written: we do not know when the reader visited the URL.
 * ``software`` is PMLR's name for the code link (``Paper.links.code``); it is
   not put in ``note``/``howpublished`` because styles print those, and a code
@@ -84,12 +101,12 @@ from . import KEY_STYLES
 
 BIBTEX_FIELDS = (
     "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
-    "address", "doi", "url", "pdf", "openreview", "eprint", "archiveprefix", "eprinttype",
+    "address", "doi", "url", "openreview", "eprint", "archiveprefix", "eprinttype",
     "software", "abstract",
 )
 BIBLATEX_FIELDS = (
-    "title", "author", "booktitle", "eventtitle", "eventdate", "venue", "pages", "date", "editor",
-    "volume", "series", "publisher", "langid", "doi", "url", "pdf", "eprint", "eprinttype", "abstract",
+    "title", "author", "booktitle", "pages", "date", "editor", "volume", "series", "publisher",
+    "address", "langid", "doi", "url", "eprint", "eprinttype", "abstract",
 )
 # biblatex/babel language names for the ``langid`` field.
 LANGIDS = {"en": "english", "de": "ngerman", "fr": "french", "es": "spanish", "it": "italian",
@@ -102,7 +119,6 @@ _URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 _NAME_WORD = re.compile(r"[^\s-]+")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _URI_CLEAN = re.compile(r"[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=]*")  # _URI_SAFE without %
-_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def render_bibtex(papers: Sequence[Paper], *, key_style: str = "canonical", abstract: bool | None = None,
@@ -182,8 +198,13 @@ def _common_head(paper: Paper, ascii_only: bool) -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=64)
 def _name_field(value: str, ascii_only: bool) -> str:
-    """A title that is a name (booktitle, series, eventtitle): braced whole, so no style recases it."""
-    return _braced(protect(encode_text(value, ascii_only=ascii_only)))
+    """A title that is a name (booktitle, series): each word with a capital braced, so no reader recases it.
+
+    Braced word by word, not as a whole: Better BibTeX's import strips the braces of a
+    ``{{…}}`` value and sentence-cases what is inside (see the module docstring)."""
+    words = normalize_space(value).split(" ")
+    return _braced(" ".join(protect(latex) if any(c.isupper() for c in word) else latex
+                            for word, latex in ((w, encode_text(w, ascii_only=ascii_only)) for w in words)))
 
 
 def _pages(paper: Paper) -> str | None:
@@ -218,8 +239,6 @@ def _links(paper: Paper, openreview: bool = True) -> list[tuple[str, str]]:
     url = paper.links.proceedings or paper.links.openreview
     if url:
         fields.append(("url", _braced(verbatim(url))))
-    if paper.links.pdf:
-        fields.append(("pdf", _braced(verbatim(paper.links.pdf))))
     if openreview and paper.identifiers.openreview:
         fields.append(("openreview", _braced(verbatim(paper.identifiers.openreview))))
     return fields
@@ -257,13 +276,8 @@ def _bibtex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
 def _biblatex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]:
     proc = paper.proceedings
     fields = _common_head(paper, False)
-    if proc.event_title:
-        fields.append(("eventtitle", _name_field(proc.event_title, False)))
-    eventdate = _event_date(proc.start_date, proc.end_date)
-    if eventdate:
-        fields.append(("eventdate", _braced(eventdate)))
-    if proc.address:
-        fields.append(("venue", _braced(encode_text(proc.address, ascii_only=False))))
+    if proc.address:  # biber reads it as ``location``; Zotero's import as the place
+        fields.append(("address", _braced(encode_text(proc.address, ascii_only=False))))
     pages = _pages(paper)
     if pages:
         fields.append(("pages", pages))
@@ -284,14 +298,6 @@ def _biblatex_fields(paper: Paper, with_abstract: bool) -> list[tuple[str, str]]
 def _ordered(fields: list[tuple[str, str]], order: tuple[str, ...]) -> list[tuple[str, str]]:
     rank = {name: n for n, name in enumerate(order)}
     return sorted(fields, key=lambda item: rank[item[0]])
-
-
-def _event_date(start: str | None, end: str | None) -> str | None:
-    if not start or not _ISO_DATE.fullmatch(start):
-        return None
-    if end and _ISO_DATE.fullmatch(end) and end != start:
-        return f"{start}/{end}"
-    return start
 
 
 # --------------------------------------------------------------------------- values
@@ -326,13 +332,17 @@ def _names(people: tuple[Person, ...], ascii_only: bool) -> str:
 
 def biblatex_name(person: Person, ascii_only: bool = False) -> str:
     """A name for biber: the BibTeX form, or the extended form when initials would break."""
-    parts = (("family", person.literal or person.family), ("given", person.given),
-             ("prefix", person.particle), ("suffix", person.suffix))
-    present = [(key, value) for key, value in ((k, normalize_space(v)) for k, v in parts if v) if value]
-    if not any(_word_starts_with_command(value, ascii_only) for _, value in present):
-        return name(person, ascii_only)
-    if present and present[0][0] != "family":  # no family name: the given name stands in
-        present[0] = ("family", present[0][1])
+    if person.literal:
+        literal = normalize_space(person.literal)
+        if not _word_starts_with_command(literal, ascii_only):
+            return protect(encode_text(literal, ascii_only=ascii_only, nbsp="{~}"))
+        present = [("family", literal)]
+    else:
+        family, given, particle, suffix = _normalized(person)
+        present = [(key, value) for key, value in (("family", family), ("given", given), ("prefix", particle),
+                                                   ("suffix", suffix)) if value]
+        if not any(_word_starts_with_command(value, ascii_only) for _, value in present):
+            return _bibtex_form(family, given, particle, suffix, ascii_only)
     pieces = []
     for key, value in present:
         encoded = encode_text(value, ascii_only=ascii_only, nbsp="{~}")
@@ -369,12 +379,18 @@ def name(person: Person, ascii_only: bool) -> str:
     """One name as ``von Family, Jr, Given`` (see the module docstring for the bracing rules)."""
     if person.literal:
         return protect(encode_text(person.literal, ascii_only=ascii_only, nbsp="{~}"))
-    family = normalize_space(person.family or "")
-    given = normalize_space(person.given or "")
-    particle = normalize_space(person.particle or "")
-    suffix = normalize_space(person.suffix or "")
+    return _bibtex_form(*_normalized(person), ascii_only)
+
+
+def _normalized(person: Person) -> tuple[str, str, str, str]:
+    """(family, given, particle, suffix), each space-normalized once; a given name alone is the family."""
+    family, given = normalize_space(person.family or ""), normalize_space(person.given or "")
     if not family:
         family, given = given, ""
+    return family, given, normalize_space(person.particle or ""), normalize_space(person.suffix or "")
+
+
+def _bibtex_form(family: str, given: str, particle: str, suffix: str, ascii_only: bool) -> str:
     if not family:
         return ""
     last = _part(family, ascii_only, family_part=True, alone=not (given or suffix or particle))
