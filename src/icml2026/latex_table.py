@@ -3,6 +3,9 @@
 Do not edit by hand: the entries are pylatexenc's (``latexencode.get_builtin_uni2latex_dict``),
 kept only where pdfLaTeX (T1, amsmath, amssymb) typesets them without an error or warning;
 tests/test_bibtex_tex.py compiles every entry again.
+
+Derived from pylatexenc (https://github.com/phfaist/pylatexenc), Copyright (c) Philippe Faist,
+MIT License: its table of LaTeX forms, filtered and classified here, not its code.
 """
 
 # Text mode, decodes back to the character exactly.
