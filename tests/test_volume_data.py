@@ -189,3 +189,14 @@ def test_upstream_corrections_are_applied_with_their_commit(volume: icml2026.Pap
     # The volume file itself still has the old value: the correction is not a copy of it.
     bib = (shared / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
     assert "Z., Ryan Lee T." in bib
+
+
+def test_no_decoded_title_or_abstract_keeps_tex(volume: icml2026.PaperCollection) -> None:
+    # Outside math, the markup's only escapes are backslash + punctuation (\*, \&, \$).
+    tex = re.compile(r"\\[A-Za-z]+|``|''|`[^`]*'|[{}]|\u2011")
+    for paper in volume:
+        for name, text in (("title", paper.title), ("abstract", paper.abstract)):
+            if text:
+                outside_math = re.sub(r"\$(?:\\.|[^\\$])*\$", " ", text)
+                assert not tex.search(outside_math), (paper.id, name, tex.search(outside_math))
+    assert volume["pmlr-v306-sansford26a"].title.startswith("How High is ‘High’?")
