@@ -118,7 +118,7 @@ def reference_line(text: str, entry: dict[str, str]) -> str:
 def protected_words(source_title: str) -> list[str]:
     """The words the source braces (``{TUR}``, ``{Q}uantum{B}oost`` → QuantumBoost), decoded."""
     text = re.sub(r"\$[^$]*\$", " ", source_title)  # braces in math are TeX grouping
-    words = re.findall(r"[^\s:,()]*\{[^{}$\\]+\}[^\s:,()]*", text)
+    words = re.findall(r"[^\s:,()/-]*\{[^{}$\\]+\}[^\s:,()/-]*", text)
     return [w.replace("{", "").replace("}", "") for w in words if "\\" not in w]
 
 
