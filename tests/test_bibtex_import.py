@@ -144,7 +144,7 @@ def test_packaged_records_agree_with_pmlr_facts(papers, shared):
     facts = json.loads((shared / "data" / "seed-papers.json").read_text(encoding="utf-8"))
     pmlr = {p["pmlr"]["id"]: p["pmlr"] for p in facts["papers"] if p["pmlr"]}
     complete = list(papers.complete)
-    assert len(complete) == len(pmlr) == 18
+    assert len(complete) == len(pmlr) == 19
     exported = parse_string(icml2026.export(complete, "bibtex"), "bibtex").entries
     for paper in complete:
         fact = pmlr[paper.identifiers.pmlr]

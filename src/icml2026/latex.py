@@ -115,7 +115,6 @@ _I_COMPOSITES = frozenset("\u0300\u0301\u0302\u0308")
 # Characters with a text-mode LaTeX command (ASCII mode); all decode with pylatexenc.
 ASCII_TABLE = {
     "\u00a0": "~",
-    "\u2011": "-",  # non-breaking hyphen: readers disagree on every other form
     "\u2013": "--",
     "\u2014": "---",
     "\u2018": "{\\textquoteleft}",
