@@ -240,6 +240,12 @@ def test_csl_json_input(facts, volume, tmp_path) -> None:
         ("ok", "verified", text.splitlines().index('    "id": "ok",') + 1),
         ("bad", "mismatch", text.splitlines().index('    "id": "bad",') + 1)]
     assert [p.field for p in result.entries[1].problems] == ["year"]
+    tau = next(x for x in facts if x.title.startswith("$\\tau^2$-Bench"))  # math written in Unicode
+    people = [dict(zip(("family", "given"), (p.strip() for p in a.split(",", 1)))) for a in tau.authors]
+    item = {"id": "tau", "type": "paper-conference", "title": "<i>τ²</i>-Bench" + tau.title[len("$\\tau^2$-Bench"):],
+            "author": people, "container-title": "ICML 2026", "issued": {"date-parts": [[2026]]}}
+    (entry,) = check_text(json.dumps([item]), papers=volume).entries
+    assert entry.status == "verified", entry.message()
 
 
 def test_statuses_flagged_and_fix_report_is_the_same_match(volume, facts) -> None:

@@ -48,6 +48,7 @@ from ..fix.match import (
     other_venue,
     split_names,
     title_keys,
+    unicode_title,
     with_inherited,
     year_of,
 )
@@ -340,7 +341,7 @@ class Checker:
                   force_authors: bool = False) -> list[Problem]:
         problems: list[Problem] = []
         title = latex_plain(entry.get("title"))
-        if title_keys(title).full != title_keys(to_plain(paper.title or "")).full:
+        if title_keys(title).full not in _title_forms(paper):
             problems.append(Problem("title", _title(paper), " ".join(title.split()) or None))
         author = _authors_problem(entry, paper)
         if author or force_authors:
@@ -376,6 +377,14 @@ class Checker:
                 problems.append(Problem("eprint", ids.arxiv, value, "the arXiv id of "
                                         + _owner(index, index.by_arxiv.get(value))))
         return list(dict.fromkeys(problems))
+
+
+def _title_forms(paper: Paper) -> set[str]:
+    """The folded forms of the paper's title that are right: math in LaTeX or in Unicode."""
+    forms = {title_keys(to_plain(paper.title or "")).full}
+    if "$" in (paper.title or ""):
+        forms.add(title_keys(unicode_title(paper.title or "")).full)
+    return forms
 
 
 def _owner(index: Index, n: int | None) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 from ..errors import DataError
@@ -16,6 +18,10 @@ TYPES = {"paper-conference": "inproceedings", "article-journal": "article", "art
 VARIABLES = {"title": "title", "container-title": "booktitle", "page": "pages", "volume": "volume",
              "URL": "url", "DOI": "doi", "publisher": "publisher", "collection-title": "series",
              "note": "note", "event-title": "eventtitle", "number": "number"}
+
+
+# CSL-JSON's rich-text markup in titles (<i>, <b>, <sup>, <sub>, <span class="nocase"> …).
+_TAG = re.compile(r"</?(?:i|b|sup|sub|span)(?:\s[^<>]*)?>")
 
 
 def blocks_of_csl(name: str, text: str) -> list[Block]:
@@ -45,7 +51,10 @@ def _fields(item: dict[str, Any]) -> list[Field]:
     for variable, bib in VARIABLES.items():
         value = item.get(variable)
         if isinstance(value, (str, int)) and str(value).strip():
-            fields.append(_field(bib, str(value)))
+            text = str(value)
+            if variable == "title":
+                text = html.unescape(_TAG.sub("", text))
+            fields.append(_field(bib, text))
     people = item.get("author")
     if isinstance(people, list):
         names = [_name(p) for p in people if isinstance(p, dict)]

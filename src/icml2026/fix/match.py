@@ -93,6 +93,13 @@ INHERIT_DEPTH = 8  # crossref/xdata chains followed at most this far (and never 
 
 # --------------------------------------------------------------------------- folding
 
+def unicode_title(markup_title: str) -> str:
+    """A title of the package in plain Unicode, math included where faithful (CSL-JSON's form)."""
+    from ..exporters.plain import plain_text
+
+    return plain_text(markup_title)
+
+
 def latex_plain(value: str) -> str:
     """A BibTeX value as plain text: LaTeX decoded only when it has commands (speed)."""
     if "\\" in value:
@@ -286,6 +293,10 @@ class Index:
         n = len(self.known)
         title = title_keys(to_plain(paper.title or ""))
         former = []
+        if "$" in (paper.title or ""):  # math as people write it outside LaTeX: "τ²-Bench"
+            unicode = title_keys(unicode_title(paper.title or ""))
+            if unicode.full != title.full:
+                former.append(unicode)
         for old in paper.former_titles:
             plain = to_plain(old)
             former.append(title_keys(plain))
