@@ -128,6 +128,7 @@ class Builder:
         self.rng = rng
         self.titles = titles  # folded title → how many papers have it
         self.mains = mains  # folded main part (before ':') → how many papers have it
+        self.used: dict[str, int] = {}  # form → entries written in it (rare forms are tried first)
 
     def user_fields(self, paper: Paper, key: str) -> list[str]:
         picked = self.rng.sample(USER_FIELDS, self.rng.choice((0, 0, 1, 2)))
@@ -176,7 +177,8 @@ def form_pmlr(b: Builder, paper: Paper, key: str) -> tuple[str, list[str]]:
     lines = [("title", f["title"]), ("author", f["author"]), ("booktitle", f["booktitle"]),
              ("pages", f["pages"]), ("year", "{2026}"), ("editor", f["editor"]), ("volume", "{306}"),
              ("series", f["series"]), ("month", "{06--11 Jul}"), ("publisher", "{PMLR}"),
-             ("pdf", f["pdf"]), ("url", f["url"])]
+             ("pdf", f.get("pdf") or "{https://raw.githubusercontent.com/mlresearch/v306/main/assets/"
+              f"{paper.identifiers.pmlr}/{paper.identifiers.pmlr}.pdf}}"), ("url", f["url"])]
     body = ",\n".join(f"  {name} = \t {value}" for name, value in lines)
     tail = "".join(",\n  " + e for e in extra)
     return f"@InProceedings{{{key},\n{body}{tail}\n}}", extra
@@ -470,6 +472,7 @@ def _icml_piece(builder: Builder, paper: Paper, n: int) -> Piece:
         forms = {**ARXIV_FORMS, "openreview": form_openreview}
     names = list(forms)
     builder.rng.shuffle(names)
+    names.sort(key=lambda name: builder.used.get(name, 0))  # every form, however few papers it fits
     key = builder.rng.choice((f"{plain_fold(paper.authors[0].family or 'x')}2026{n}", f"icml{n}",
                               f"pmlr-v306-{paper.identifiers.pmlr}", f"DBLP:conf/icml/X26{n}"))
     for name in names:
@@ -477,6 +480,7 @@ def _icml_piece(builder: Builder, paper: Paper, n: int) -> Piece:
         if made is not None:
             text, extra = made
             had_abstract = any(f.startswith("abstract") for f in extra)
+            builder.used[name] = builder.used.get(name, 0) + 1
             return Piece(text, key, paper, tuple(extra), name, had_abstract)
     raise AssertionError(f"no form applies to {paper.id}")
 
