@@ -282,3 +282,13 @@ def test_export_aux_writes_only_the_cited_papers(tmp_path, facts) -> None:
     done = subprocess.run([sys.executable, "-m", "icml2026", "export", "--aux", str(tmp_path / "none.aux")],
                           capture_output=True, check=False, timeout=300)
     assert done.returncode == 2 and done.stdout == b"" and b"cites no ICML 2026 paper" in done.stderr
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex", "csl-json"])
+def test_the_volume_as_exported_checks_as_verified(volume, fmt) -> None:
+    """A consistency guard (not an oracle): every format we write reads back as the paper it is."""
+    import icml2026
+
+    result = check_text(icml2026.export(volume.complete, fmt), papers=volume)
+    wrong = [(e.key, e.message()) for e in result.entries if e.status != "verified"]
+    assert wrong == [] and len(result.entries) == len(volume.complete)
