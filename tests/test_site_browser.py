@@ -207,3 +207,12 @@ def test_volume_meta_tags(volume_site: Path, volume: icml2026.PaperCollection) -
         assert meta == [latex_text(a.strip()) for a in fact["author"].split(" and ")], paper.label
         first, last = fact["pages"].split("--")
         assert ("citation_firstpage", first) in page.meta and ("citation_lastpage", last) in page.meta
+
+
+def test_search_works_from_file_urls(browser: Any, small_site: Path) -> None:
+    """Opened as a folder, without a server: the index is a script, which file:// allows."""
+    context = browser.new_context()
+    tab = context.new_page()
+    tab.goto((small_site / "index.html").as_uri())
+    assert results(tab, "YDztzMJynP") == ["abas2026turdpo"]
+    context.close()
