@@ -15,6 +15,9 @@ software: label, 2 URLs    repaired  ``Code: URL`` → URL; of two URLs the firs
                                      the second named in the note
 software: not a URL        flagged   ``NA``, ``OWM1N``, a local path, a space inside a
                                      word, the submission-check site: no code link
+software: not a code repo  repaired  a project page, model, data set, DOI or archive (not
+                                     a forge, :func:`link_kind`) → ``links.project``
+software: a paper          flagged   an arXiv page: no link
 name: trailing period      repaired  ``Hu, Xinyi.`` → given name ``Xinyi``
 name: empty given name     flagged   ``Aniri,,`` (probably a mononym): family name only
 name: initials as family   flagged   ``Z., Ryan Lee T.``: kept as the source has it
