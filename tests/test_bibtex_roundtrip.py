@@ -64,7 +64,8 @@ def test_pybtex_reads_every_record_back(complete, exported):
         assert latex.decode(fields["series"]) == paper.proceedings.series
         assert latex.decode(fields["publisher"]) == paper.proceedings.publisher
         assert fields["url"] == paper.links.proceedings
-        assert fields["pdf"] == paper.links.pdf
+        assert latex.decode(fields["address"]) == paper.proceedings.address
+        assert "pdf" not in fields  # a URL would become a broken file attachment in Zotero
         # BibLaTeX has no openreview/software fields (not in biblatex's data model).
         assert fields.get("openreview") == (paper.identifiers.openreview if fmt == "bibtex" else None)
         assert fields.get("eprint") == paper.identifiers.arxiv
