@@ -258,3 +258,15 @@ def test_output_is_deterministic_and_empty_is_a_mapping(papers: icml2026.PaperCo
 def test_unknown_key_style_is_a_usage_error(papers: icml2026.PaperCollection) -> None:
     with pytest.raises(UsageError):
         icml2026.export(list(papers), "hayagriva", key_style="nope")
+
+
+@pytest.mark.slow
+def test_typst_compiles_the_whole_volume(volume: icml2026.PaperCollection, tmp_path: Path) -> None:
+    """Every title, name and field of the 6,552 papers is one Typst accepts (IEEE, all listed)."""
+    (tmp_path / "refs.yml").write_text(export(list(volume.complete)), encoding="utf-8")
+    (tmp_path / "doc.typ").write_text("#set page(width: 300cm, height: auto)\n"
+                                      "#bibliography(\"refs.yml\", style: \"ieee\", full: true)\n", encoding="utf-8")
+    typst.compile(str(tmp_path / "doc.typ"), output=str(tmp_path / "doc.pdf"))
+    text = "\n".join(page.extract_text() for page in pypdf.PdfReader(str(tmp_path / "doc.pdf")).pages)
+    assert len(volume.complete) == 6552
+    assert "[6552]" in text and "[6553]" not in text
