@@ -44,6 +44,13 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _text(value: Any, function: str, what: str = "the BibTeX text") -> str:
+    """*value* if it is a ``str``; a TypeError naming *function*'s argument otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{function}() needs {what} as a str, not {type(value).__name__}")
+    return value
+
+
 def export(papers: Any, fmt: str, **options: Any) -> str:
     """Render *papers* (a collection, an iterable of papers, or one paper) in format *fmt*."""
     from .exporters import export as _export
@@ -91,6 +98,8 @@ def read_bibtex(source: Any) -> PaperCollection:
     """
     from .importers.bibtex import read_bibtex as _read_bibtex
 
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"read_bibtex() needs BibTeX text or a path, not {type(source).__name__}")
     return _read_bibtex(source)
 
 
@@ -98,6 +107,8 @@ def read_bibtex_report(source: Any) -> ImportResult:
     """``ImportResult(papers, problems, proceedings, source)`` for BibTeX text or a path."""
     from .importers.bibtex import read_bibtex_report as _read_bibtex_report
 
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError(f"read_bibtex_report() needs BibTeX text or a path, not {type(source).__name__}")
     return _read_bibtex_report(source)
 
 
@@ -105,7 +116,7 @@ def parse_string(text: str) -> ImportResult:
     """The papers of BibTeX *text* (never a file name), with the entries that failed."""
     from .importers.bibtex import parse_string as _parse_string
 
-    return _parse_string(text)
+    return _parse_string(_text(text, "parse_string"))
 
 
 def read_file(path: str | os.PathLike[str]) -> ImportResult:
@@ -123,11 +134,11 @@ def fix_bibtex(text: str, **options: Any) -> str:
     """
     from .fix import fix_bibtex as _fix_bibtex
 
-    return _fix_bibtex(text, **options)
+    return _fix_bibtex(_text(text, "fix_bibtex"), **options)
 
 
 def fix_bibtex_report(text: str, **options: Any) -> FixResult:
     """``FixResult(text, entries_read, entries)``: :func:`fix_bibtex` with a report of every match."""
     from .fix import fix_bibtex_report as _fix_bibtex_report
 
-    return _fix_bibtex_report(text, **options)
+    return _fix_bibtex_report(_text(text, "fix_bibtex_report"), **options)

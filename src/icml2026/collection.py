@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from .model import Paper
 
@@ -22,7 +22,9 @@ class PaperCollection:
     __slots__ = ("_index", "_links", "_papers", "_search")
 
     def __init__(self, papers: Iterable[Paper]) -> None:
-        self._init(tuple(sorted(papers, key=lambda p: (p.label, p.id))))
+        """*papers*, each once: the same record given twice is held once; two different
+        records with one id are a ``ValueError``; anything but a :class:`Paper` a ``TypeError``."""
+        self._init(tuple(sorted(distinct(check_iterable(papers)), key=lambda p: (p.label, p.id))))
 
     @classmethod
     def _ordered(cls, papers: Iterable[Paper]) -> PaperCollection:
@@ -84,6 +86,8 @@ class PaperCollection:
 
     def select(self, keys: Iterable[str]) -> PaperCollection:
         """The papers named by *keys*; raises ``KeyError`` naming every unknown key."""
+        if isinstance(keys, str):   # "a,b" or one key: its characters are not keys
+            raise TypeError("select() needs a list of keys, not a str; write select([key])")
         keys = list(keys)
         unknown = [k for k in keys if k not in self]
         if unknown:
@@ -95,6 +99,8 @@ class PaperCollection:
         """The paper that *query* identifies: any key of :meth:`get` (also in another
         case), an arXiv id (``arXiv:2605.05974v2``), a DOI, or a PMLR, PDF, OpenReview,
         arXiv or other link URL of the paper. None if it names no paper."""
+        if not isinstance(query, str):
+            raise TypeError(f"find() needs a str (a key, id, DOI or URL), not {type(query).__name__}")
         query = query.strip()
         if not query or any(c.isspace() for c in query):
             return None
@@ -143,8 +149,11 @@ class PaperCollection:
         via authors, abstract, method name or ids; with *author*, only papers with one
         author whose name has all of its words (whole tokens). An identifier or URL as
         *text* gives that paper alone. Rules: :mod:`icml2026.search`."""
-        from .search import words
+        from .search import check_query, words
 
+        check_query(text, "query")
+        if author is not None:
+            check_query(author, "author")
         allowed = self._search_index().author_papers(author) if author and words(author) else None
         exact = self.find(text)
         if exact is not None:
@@ -162,5 +171,31 @@ class PaperCollection:
     def with_title_prefix(self, prefix: str) -> PaperCollection:
         """Papers whose title starts with *prefix*, compared word by word after folding
         (case, accents and punctuation ignored; the last word may be cut short)."""
+        from .search import check_query
+
+        check_query(prefix, "prefix")
         hits = self._search_index().title_prefix(prefix)
         return PaperCollection._ordered(self._papers[i] for i in sorted(hits))
+
+
+def check_iterable(papers: Any) -> Any:
+    if isinstance(papers, (str, bytes, dict)) or not hasattr(papers, "__iter__"):
+        raise TypeError(f"papers must be a PaperCollection, an iterable of Paper or one Paper, "
+                        f"not {type(papers).__name__}")
+    return papers
+
+
+def distinct(papers: Iterable[Any]) -> Iterator[Paper]:
+    """Each paper once, in order: the same record given twice is exported once (under one
+    key); two different records with one id are an error, as in :class:`PaperCollection`."""
+    seen: dict[str, Paper] = {}
+    for position, paper in enumerate(papers):
+        if not isinstance(paper, Paper):
+            hint = " (a record's JSON: use Paper.from_dict)" if isinstance(paper, dict) else ""
+            raise TypeError(f"papers[{position}] is a {type(paper).__name__}, not a Paper{hint}")
+        earlier = seen.get(paper.id)
+        if earlier is None:
+            seen[paper.id] = paper
+            yield paper
+        elif earlier != paper:
+            raise ValueError(f"papers holds two different records with the id {paper.id}")

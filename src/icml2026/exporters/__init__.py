@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sized
 from dataclasses import dataclass
 from typing import Any
 
+from ..collection import check_iterable, distinct
 from ..errors import UsageError
 from ..model import Paper
 
@@ -29,19 +30,28 @@ class Format:
     citable: bool
     description: str
     suffix: str
+    options: tuple[str, ...] = ()  # the export options it takes (OPTIONS); others are refused
 
 
 FORMATS: dict[str, Format] = {
     f.name: f
     for f in (
-        Format("json", ".canonical:render_json", False, "canonical records as one JSON array", ".json"),
-        Format("jsonl", ".canonical:render_jsonl", False, "canonical records, one JSON object per line", ".jsonl"),
-        Format("bibtex", ".bibtex:render_bibtex", True, "BibTeX (ASCII, LaTeX-encoded) for natbib/plainnat", ".bib"),
-        Format("biblatex", ".bibtex:render_biblatex", True, "BibLaTeX (UTF-8) for biber", ".bib"),
-        Format("csl-json", ".csl:render_csl_json", True, "CSL-JSON for pandoc, Zotero, citeproc", ".json"),
-        Format("ris", ".ris:render_ris", True, "RIS for EndNote, Mendeley, Zotero", ".ris"),
-        Format("hayagriva", ".hayagriva:render_hayagriva", True, "Hayagriva YAML for Typst", ".yml"),
-        Format("citation", ".citation:render_citation", True, "formatted references in a CSL style", ".txt"),
+        Format("json", ".canonical:render_json", False, "canonical records as one JSON array", ".json",
+               options=("include_proceedings",)),
+        Format("jsonl", ".canonical:render_jsonl", False, "canonical records, one JSON object per line", ".jsonl",
+               options=("include_proceedings",)),
+        Format("bibtex", ".bibtex:render_bibtex", True, "BibTeX (ASCII, LaTeX-encoded) for natbib/plainnat", ".bib",
+               options=("key_style", "abstract")),
+        Format("biblatex", ".bibtex:render_biblatex", True, "BibLaTeX (UTF-8) for biber", ".bib",
+               options=("key_style", "abstract")),
+        Format("csl-json", ".csl:render_csl_json", True, "CSL-JSON for pandoc, Zotero, citeproc", ".json",
+               options=("abstract",)),
+        Format("ris", ".ris:render_ris", True, "RIS for EndNote, Mendeley, Zotero", ".ris",
+               options=("abstract",)),
+        Format("hayagriva", ".hayagriva:render_hayagriva", True, "Hayagriva YAML for Typst", ".yml",
+               options=("key_style",)),
+        Format("citation", ".citation:render_citation", True, "formatted references in a CSL style", ".txt",
+               options=("style", "output_format", "in_text", "locale")),
     )
 }
 
@@ -59,6 +69,60 @@ OPTIONS: dict[str, str] = {
     "in_text": "citation: in-text citations instead of the bibliography",
     "locale": "citation: force a CSL locale (default: the style's)",
 }
+
+
+# Each option's default and type: a value of another type is a TypeError, a string outside
+# the choices a UsageError.  A format is given only the options it takes; an option it does
+# not take is accepted at its default (the CLI passes one set to every format), refused
+# otherwise, naming the format.
+FLAG, MAYBE_FLAG, TEXT, MAYBE_TEXT = "True or False", "True, False or None", "a str", "a str or None"
+OPTION_RULES: dict[str, tuple[Any, str | tuple[str, ...]]] = {
+    "key_style": ("canonical", KEY_STYLES),
+    "abstract": (None, MAYBE_FLAG),
+    "include_proceedings": (False, FLAG),
+    "style": ("apa", TEXT),
+    "output_format": ("text", OUTPUT_FORMATS),
+    "in_text": (False, FLAG),
+    "locale": (None, MAYBE_TEXT),
+}
+
+
+def check_options(spec: Format, options: dict[str, Any]) -> dict[str, Any]:
+    """The options *spec*'s renderer takes, each checked; raises on any other (see above)."""
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        import difflib
+
+        close = [m for name in unknown for m in difflib.get_close_matches(name, OPTIONS, n=1)]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise UsageError(f"unknown export option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}{hint} "
+                         f"(known: {', '.join(OPTIONS)})")
+    for name, value in options.items():
+        _check_option(name, value)
+    for name, value in options.items():
+        default = OPTION_RULES[name][0]
+        if name not in spec.options and not (value is default or (type(value) is type(default) and value == default)):
+            takers = ", ".join(f.name for f in FORMATS.values() if name in f.options)
+            raise UsageError(f"the {spec.name} format takes no {name} option (it is an option of {takers})")
+    return {name: value for name, value in options.items() if name in spec.options}
+
+
+def _check_option(name: str, value: Any) -> None:
+    import os
+
+    kind = OPTION_RULES[name][1]
+    if isinstance(kind, tuple):
+        if not isinstance(value, str):
+            raise TypeError(f"export option {name} must be a str ({', '.join(kind)}), not {value!r}")
+        if value not in kind:
+            raise UsageError(f"export option {name} must be one of {', '.join(kind)}, not {value!r}")
+        return
+    flag = isinstance(value, bool) or (value is None and kind == MAYBE_FLAG)
+    text = isinstance(value, str) or (value is None and kind == MAYBE_TEXT) \
+        or (name == "style" and isinstance(value, os.PathLike))
+    if not (flag if kind in (FLAG, MAYBE_FLAG) else text):
+        what = "a CSL style name or a .csl path (str)" if name == "style" else kind
+        raise TypeError(f"export option {name} must be {what}, not {value!r}")
 
 
 def get_format(name: str) -> Format:
@@ -80,9 +144,10 @@ def renderer(fmt: Format) -> Callable[..., Iterator[str]]:
 
 
 def as_papers(papers: Any) -> list[Paper]:
+    """*papers* as a list, each paper once (see :func:`distinct`)."""
     if isinstance(papers, Paper):
         return [papers]
-    return list(papers)
+    return list(distinct(check_iterable(papers)))
 
 
 def split_exportable(papers: Iterable[Paper], fmt: Format) -> tuple[list[Paper], list[Paper]]:
@@ -97,8 +162,9 @@ def split_exportable(papers: Iterable[Paper], fmt: Format) -> tuple[list[Paper],
 
 
 def skip_message(paper: Paper, fmt: Format) -> str:
+    """``skipped KEY in FORMAT: …``; *on_skip* gets it after ``warning: `` (the CLI's line)."""
     missing = ", ".join(missing_for_citation(paper)) or "required fields"
-    return f"warning: skipped {paper.label} in {fmt.name}: incomplete record (missing {missing})"
+    return f"skipped {paper.label} in {fmt.name}: incomplete record (missing {missing})"
 
 
 def citable(paper: Paper) -> bool:
@@ -124,19 +190,15 @@ def iter_export(papers: Any, fmt: str, *, on_skip: Callable[[str], None] | None 
                 **options: Any) -> Iterator[str]:
     """Chunks of *papers* rendered as *fmt*; skipped papers are reported to *on_skip*.
 
-    *options* are those of :data:`OPTIONS`; a format ignores the ones it has no use for
-    (the CLI passes the same set to every format), but a name outside the table
-    (``keystyle=``, ``abstracts=``) is an error, never silently dropped.
+    *options* are those of :data:`OPTIONS`, checked by :func:`check_options`: a name
+    outside the table (``keystyle=``, ``abstracts=``), a value of the wrong type
+    (``abstract="no"``) or an option the format does not take (``in_text=True`` for
+    RIS) is an error, never silently dropped.
     """
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        import difflib
-
-        close = [m for name in unknown for m in difflib.get_close_matches(name, OPTIONS, n=1)]
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise UsageError(f"unknown export option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}{hint} "
-                         f"(known: {', '.join(OPTIONS)})")
+    if not isinstance(fmt, str):
+        raise TypeError(f"the export format must be a str (one of {', '.join(FORMATS)}), not {fmt!r}")
     spec = get_format(fmt)
+    options = check_options(spec, options)
     if not isinstance(papers, (Paper, Sized)):
         stream = PaperStream(papers, spec, on_skip)
         return _after_first_chunk(renderer(spec)(stream, **options), stream.report_now)
@@ -155,7 +217,7 @@ class PaperStream:
     """
 
     def __init__(self, papers: Iterable[Paper], spec: Format, on_skip: Callable[[str], None] | None) -> None:
-        self._papers = iter(papers)
+        self._papers = distinct(check_iterable(papers))
         self._spec = spec
         self._on_skip = on_skip
         self._held: list[Paper] | None = []  # skips not reported yet; None: report at once
@@ -199,11 +261,26 @@ def _report_skipped(skipped: list[Paper], spec: Format, on_skip: Callable[[str],
     for paper in skipped:
         message = skip_message(paper, spec)
         if on_skip is not None:
-            on_skip(message)
+            on_skip(f"warning: {message}")
         else:
-            import warnings
+            warn_caller(message)
 
-            warnings.warn(message, stacklevel=4)
+
+def warn_caller(message: str) -> None:
+    """A ``UserWarning`` attributed to the first frame outside this package: the caller's line,
+    however deep the export's generators run."""
+    import os
+    import sys
+    import types
+    import warnings
+    from pathlib import Path
+
+    package = str(Path(__file__).resolve().parent.parent) + os.sep
+    frame: types.FrameType | None = sys._getframe(0)
+    level = 1
+    while frame is not None and str(Path(frame.f_code.co_filename).resolve()).startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
 
 
 def export(papers: Any, fmt: str, **options: Any) -> str:
