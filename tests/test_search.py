@@ -229,10 +229,11 @@ def test_packaged_authors(volume: icml2026.PaperCollection) -> None:
     ("http://proceedings.mlr.press/v306/zhao26ac.pdf", "zhao2026benchmarking"),
     ("https://proceedings.mlr.press/v306/zhao26ac/zhao26ac.pdf", "zhao2026benchmarking"),
     ("https://proceedings.mlr.press/v306/n-guessan26a.html", "nguessan2026discovering"),
-    ("2605.05974", "li2026praglocker"),
-    ("arXiv:2605.05974v2", "li2026praglocker"),
-    ("https://arxiv.org/abs/2605.05974v1", "li2026praglocker"),
-    ("https://arxiv.org/pdf/2605.05974.pdf", "li2026praglocker"),
+    # arXiv 2512.25066: the seed's fact for he26au, from arXiv's own listing.
+    ("2512.25066", "he2026inpainting"),
+    ("arXiv:2512.25066v2", "he2026inpainting"),
+    ("https://arxiv.org/abs/2512.25066v1", "he2026inpainting"),
+    ("https://arxiv.org/pdf/2512.25066.pdf", "he2026inpainting"),
     (" li26d ", "li2026praglocker"),
 ])
 def test_identifier_queries_give_that_paper_alone(volume: icml2026.PaperCollection,
