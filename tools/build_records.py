@@ -40,6 +40,7 @@ from icml2026.curation import Finding  # noqa: E402
 from icml2026.keys import assign_keys, base_key, letter_dropping_token  # noqa: E402
 from icml2026.latex import decode_title  # noqa: E402
 from icml2026.store import dumps_record  # noqa: E402
+from icml2026.update import baseline as update_baseline  # noqa: E402
 
 SEED_NAME = "000_476b98bb6ff612ae.txt"
 OUT = ROOT / "src" / "icml2026" / "data"
@@ -535,6 +536,8 @@ def build(sources: Path) -> dict[Path, str]:
         DOCS / "data-quality.md": quality_report([f for f in findings if f.rule != CASE_RULE], records,
                                                  sum(f.rule == CASE_RULE for f in findings)),
         DOCS / "case-protection.md": case_report([f for f in findings if f.rule == CASE_RULE], records),
+        # What each source entry said, per field: 'icml2026 update' compares PMLR's file with it.
+        update_baseline.FILE: update_baseline.build_text(sources),
     }
 
 
