@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icml2026 import markup
-from icml2026.exporters.plain import math_to_unicode, plain_text, plain_text_by_segments
+from icml2026.exporters.plain import math_to_unicode, plain_text, plain_text_by_segments, unicode_math
 
 
 @pytest.mark.parametrize(("latex", "unicode"), [
@@ -56,6 +57,10 @@ def test_plain_text_of_the_issue_examples() -> None:
     assert plain_text("*OpenDeception* is new") == "OpenDeception is new"
     assert plain_text(r"costs $O(|\mu - \alpha|^2)$ and 5\% more") == "costs O(|μ − α|²) and 5% more"
     assert plain_text(r"keeps $\binom{k}{2}$ whole") == r"keeps $\binom{k}{2}$ whole"
+    # Scripts Unicode has no characters for: the plain-text convention, never a TeX command.
+    assert plain_text(r"Estimation in $\ell_\infty$") == "Estimation in ℓ_∞"
+    assert plain_text(r"RLV$^{\varepsilon}$R") == "RLV^εR"
+    assert plain_text(r"$x^{\alpha\beta}$ and $x_{\infty,2}$") == "x^(αβ) and x_(∞,2)"
 
 
 MATH = st.text(alphabet="x^_{}\\ab2-+()|αμ \u0301%$&", max_size=12).filter(lambda v: not v.endswith("\\"))
@@ -85,7 +90,7 @@ def test_plain_text_keeps_every_text_segment(segments: list[markup.Segment]) -> 
         if seg.kind == "text":
             assert seg.value in shown
         else:
-            assert (math_to_unicode(seg.value) or f"${seg.value}$") in shown
+            assert unicode_math(seg.value) in shown
 
 
 @settings(max_examples=1000, deadline=None)
@@ -99,3 +104,11 @@ def test_one_pass_agrees_with_markup_parse(source: str) -> None:
             plain_text(source)
         return
     assert plain_text(source) == expected
+
+
+def test_no_plain_title_or_abstract_of_the_volume_holds_tex(volume) -> None:  # type: ignore[no-untyped-def]
+    """RIS, the CSL-JSON abstract, Zotero and formatted citations show these as they are."""
+    tex = re.compile(r"\\[A-Za-z]+|\$")
+    shown = [(p.id, plain_text(text)) for p in volume for text in (p.title, p.abstract) if text]
+    assert [(pid, text) for pid, text in shown if tex.search(text)] == []
+    assert any("ℓ_∞" in text for _, text in shown)  # the scripts Unicode lacks are marked, not TeX

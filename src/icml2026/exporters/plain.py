@@ -78,9 +78,11 @@ _SYMBOLS: dict[str, str] = {}
 class _MathReader:
     """A recursive-descent reader of one inline formula; raises :class:`_Unfaithful`."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, script_marks: bool = False) -> None:
         self.s = source
         self.i = 0
+        # A script Unicode has no characters for: ``^x``/``_x`` (``^(xy)``), or unfaithful.
+        self.script_marks = script_marks
 
     def sequence(self, closing: bool) -> str:
         out: list[str] = []
@@ -141,7 +143,9 @@ class _MathReader:
             try:
                 return "".join(table[c] for c in body)
             except KeyError:
-                raise _Unfaithful from None
+                if not self.script_marks or not body:
+                    raise _Unfaithful from None
+                return ch + (body if len(body) == 1 else f"({body})")
         return self.atom()
 
     def atom(self) -> str:
@@ -278,10 +282,18 @@ def math_to_unicode(latex: str) -> str | None:
     return text or None
 
 
+@lru_cache(maxsize=8192)
 def unicode_math(value: str) -> str:
-    """Math *value* (the LaTeX between the dollars) in Unicode if it has a faithful form, else ``$value$``."""
+    """Math *value* (the LaTeX between the dollars) for a reader of plain text: in Unicode if it
+    has a faithful form, else with ``^``/``_`` marking the scripts Unicode lacks, else ``$value$``."""
     unicode = math_to_unicode(value)
-    return f"${value}$" if unicode is None else unicode
+    if unicode is not None:
+        return unicode
+    try:
+        text = unicodedata.normalize("NFC", _MathReader(value, script_marks=True).sequence(closing=False).strip())
+    except (_Unfaithful, RecursionError):
+        return f"${value}$"
+    return text or f"${value}$"
 
 
 def plain_text(source: str) -> str:
