@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +13,18 @@ import pytest
 from icml2026.cli import COMMANDS, build_parser, main
 from icml2026.validation import validator
 
+SOURCES = Path(__file__).resolve().parents[1] / "tools" / "sources"
+
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "icml2026", *args], capture_output=True,
                           text=True, cwd=cwd, timeout=120)
+
+
+def volume_size() -> int:
+    """Papers of the volume, counted in the proceedings' own BibTeX (not in our records)."""
+    source = (SOURCES / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
+    return len(re.findall(r"^@InProceedings\{", source, flags=re.MULTILINE | re.IGNORECASE))
 
 
 def test_list_prints_the_volume() -> None:
@@ -23,10 +32,12 @@ def test_list_prints_the_volume() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 22  # 20 papers, the rest, the count
-    assert lines[-2:] == ["… and 6,533 more (use --limit 0 to list all)",
-                          "6,553 papers (6,552 complete, 1 incomplete)"]
+    n = volume_size()
+    assert lines[-2:] == [f"… and {n - 20:,} more (use --limit 0 to list all)",
+                          f"{n:,} papers ({n:,} complete, 0 incomplete)"]
+    # The seed's paper 4 (method GMPSSG) is a paper of the volume, complete.
     marked = run("list", "GMPSSG").stdout.splitlines()
-    assert marked[0].endswith("[incomplete]") and marked[-1] == "1 paper (0 complete, 1 incomplete)"
+    assert not marked[0].endswith("[incomplete]") and marked[-1] == "1 paper (1 complete, 0 incomplete)"
 
 
 def test_list_query_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,7 +57,7 @@ def test_export_json_is_schema_valid() -> None:
     result = run("export", "--format", "json")
     assert result.returncode == 0, result.stderr
     records = json.loads(result.stdout)
-    assert len(records) == 6553
+    assert len(records) == volume_size()
     for record in records[::97]:
         assert list(validator("paper").iter_errors(record)) == []
 
@@ -58,11 +69,29 @@ def test_show_unknown_key_suggests(capsys: pytest.CaptureFixture[str]) -> None:
     assert "zhao2026benchmarking" in err and len(err.splitlines()) == 1
 
 
-def test_show_incomplete_record(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["show", "icml2026-seed-04"]) == 0
+def test_show_incomplete_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A record that lacks facts says which.  Every packaged record is complete, so the
+    incomplete one is a user's record file (the form the seed's paper 4 had before it was
+    identified)."""
+    record = {"id": "example-incomplete", "language": "en", "method_name": "GMPSSG", "proceedings": "pmlr-v306",
+              "notes": ["Not found in any source checked."], "schema_version": "1.0",
+              "provenance": {"/language": "curation", "/method_name": "curation", "/notes": "curation",
+                             "/status": "curation"},
+              "sources": {"curation": {"name": "a user's curation", "retrieved": "2026-11-29"}},
+              "status": {"missing": ["title", "authors", "pages", "citation_key", "identifiers", "links"],
+                         "state": "incomplete"}}
+    (tmp_path / "r.json").write_text(json.dumps(record))
+    assert main(["validate", str(tmp_path / "r.json")]) == 0, capsys.readouterr()
+    capsys.readouterr()
+    assert main(["show", "example-incomplete", "--data", str(tmp_path / "r.json")]) == 0
     out = capsys.readouterr().out
     assert "Status: incomplete — missing: title, authors, pages" in out
     assert "Title:" not in out
+
+
+def test_show_seed_alias_is_the_volume_paper(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", "icml2026-seed-04"]) == 0
+    assert "(pmlr-v306-ding26n)" in capsys.readouterr().out.splitlines()[0]
 
 
 @pytest.mark.parametrize("args,message", [
@@ -86,7 +115,7 @@ def test_output_file_is_written_atomically(tmp_path: Path) -> None:
     assert run("export", "-f", "json", "--keys", "nope", "-o", str(target)).returncode == 2
     assert target.read_text() == "previous contents\n"
     assert run("export", "-f", "json", "-o", str(target)).returncode == 0
-    assert len(json.loads(target.read_text())) == 6553
+    assert len(json.loads(target.read_text())) == volume_size()
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
 
 
