@@ -10,11 +10,10 @@ import gc
 import json
 import os
 import stat
-import tempfile
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .collection import PaperCollection
 from .errors import DataError, OutputError, Terminated
@@ -352,8 +351,9 @@ def dumps_record(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
 
 
-def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str], *, make_parents: bool = True) -> None:
-    """Write *chunks* to *path* so that a reader never sees half a file.
+def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str] | bytes, *, make_parents: bool = True) -> None:
+    """Write *chunks* (text, written as UTF-8, or the bytes of a binary file) to *path*
+    so that a reader never sees half a file.
 
     A regular file (or a new one) is written through a temporary file in the same
     folder, fsynced, then renamed over it: a failure or SIGTERM leaves the old
@@ -387,15 +387,16 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str], *, make_pa
     _replace(real, target, chunks, mode)
 
 
-def _replace(real: Path, target: Path, chunks: Iterable[str], mode: int) -> None:
+def _replace(real: Path, target: Path, chunks: Iterable[str] | bytes, mode: int) -> None:
+    import tempfile  # only writers need it: not loaded at start-up
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
     except OSError as exc:
         raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
-        with _terminate_as_exception(), os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
+        with _terminate_as_exception(), _open_fd(fd, chunks) as handle:
+            _write_chunks(handle, chunks)
             handle.flush()
             os.fsync(handle.fileno())
             os.chmod(tmp, mode)
@@ -411,11 +412,24 @@ def _replace(real: Path, target: Path, chunks: Iterable[str], mode: int) -> None
         raise
 
 
-def _write_in_place(real: Path, target: Path, chunks: Iterable[str]) -> None:
+def _open_fd(fd: int | Path, chunks: Iterable[str] | bytes) -> IO[Any]:
+    if isinstance(chunks, bytes):
+        return open(fd, "wb")
+    return open(fd, "w", encoding="utf-8", newline="\n")
+
+
+def _write_chunks(handle: IO[Any], chunks: Iterable[str] | bytes) -> None:
+    if isinstance(chunks, bytes):
+        handle.write(chunks)
+        return
+    for chunk in chunks:
+        handle.write(chunk)
+
+
+def _write_in_place(real: Path, target: Path, chunks: Iterable[str] | bytes) -> None:
     try:
-        with open(real, "w", encoding="utf-8", newline="\n") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
+        with _open_fd(real, chunks) as handle:
+            _write_chunks(handle, chunks)
     except OSError as exc:
         raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
 
