@@ -231,3 +231,33 @@ def test_the_command_refuses_a_folder_it_did_not_write(tmp_path: Path) -> None:
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "did not write" in done.stderr
     assert (tmp_path / "mine.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def test_a_correction_of_icml2026_update_is_shown(tmp_path: Path) -> None:
+    """A corrections layer (as ``icml2026 update`` writes it) changes the page: the corrected
+    title, a section saying what the package had, and exports made from the corrected record."""
+    from icml2026.model import Source
+    from icml2026.update.layer import Correction, Layer
+    from icml2026.update.paths import layer_path
+
+    packaged = icml2026.load(corrections=False)["abas2026turdpo"]
+    new_title = "TUR-DPO: Topology- and Uncertainty-Aware Direct Preference Optimisation"
+    layer = Layer(Source(name="PMLR's published BibTeX", url="https://proceedings.mlr.press/v306/bibliography.bib",
+                         retrieved="2026-12-01"), "0" * 64, 1, 1, icml2026.__version__,
+                  (Correction(packaged.id, "/title", packaged.title, new_title),))
+    path = layer_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(__import__("json").dumps(layer.to_json()), encoding="utf-8")
+    try:
+        paper = icml2026.load()["abas2026turdpo"]
+        assert paper.title == new_title
+        build([paper], tmp_path / "site", cache_folder=None, jobs=1)
+        page = read(tmp_path / "site", "papers/abas2026turdpo.html")
+        assert page.by_id["corrections"] == "Corrected by PMLR"
+        assert "title in the package: TUR-DPO: Topology- and Uncertainty-Aware Direct Preference Optimization" \
+            in (tmp_path / "site" / "papers" / "abas2026turdpo.html").read_text(encoding="utf-8")
+        assert ("citation_title", new_title) in page.meta
+        assert page.by_id["export-ris"] == cli_export("abas2026turdpo", ("--format", "ris"))
+        assert "Optimisation" in page.by_id["export-ris"]
+    finally:
+        path.unlink()
