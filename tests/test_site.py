@@ -261,3 +261,11 @@ def test_a_correction_of_icml2026_update_is_shown(tmp_path: Path) -> None:
         assert "Optimisation" in page.by_id["export-ris"]
     finally:
         path.unlink()
+
+
+def test_an_unwritable_place_is_one_line_before_any_rendering(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "icml2026", "site", "-o", str(tmp_path / "a-file" / "site"),
+                           "--no-cache"], capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1 and "a-file" in done.stderr

@@ -358,6 +358,13 @@ def _refuse_foreign(target: Path) -> None:
     if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
         raise OutputError(f"{target}: a non-empty folder that icml2026 site did not write; "
                           "give an empty or new folder")
+    parent = target.resolve().parent
+    try:  # before minutes of rendering, not after
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot make its folder ({exc.strerror or exc})") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(f"{parent}: not writable, so {target.name} cannot be written there")
 
 
 def _write_tree(target: Path, files: dict[str, bytes], dist_folder: Path | None) -> None:
