@@ -51,6 +51,12 @@ REASONS = {
              "(the volume editor 'Tong Zhang' then makes every other 'T. Zhang' ambiguous; a bibliography "
              "entry sees the co-authors its cites showed); ours decides from the document's cites and sort "
              "keys only.",
+    "names": "Disambiguation by added or expanded names ({words}): which cites of a set of identical cites "
+             "get more names, or their given names, differs. Ours follows CSL 1.0.2 as written "
+             "(icml2026.exporters.disambiguation: a method is kept for the cites it tells apart; names are "
+             "added to the set while that separates more of it); citeproc-js, used only as a black box, "
+             "decides some sets otherwise (it adds names to cites their expanded names already tell apart, "
+             "and not to others). The entry follows its cite's names.",
     "markup": "Rich text in the title (math or markup in <span class=\"nocase\">, <sup>/<sub>): citeproc-js "
               "parses it differently ({words}).",
 }
@@ -75,11 +81,24 @@ def classify(ours: str, theirs: str) -> str | None:
         return REASONS["case"].format(words=words)
     if _given_name_only(words):
         return REASONS["given"].format(words=words)
+    if _names_or_suffix_only(ours, theirs):
+        return REASONS["names"].format(words=words)
     if re.search(r"[<$^_]|&lt;", words):
         return REASONS["markup"].format(words=words)
     if re.fullmatch(r"(?:'[^']*' vs citeproc-js '[^']*'(?:; )?)+", words) and re.search(r"[A-Z]\.-?[A-Z]|[A-Z]-[A-Z]", words):
         return REASONS["initials"].format(words=words)
     return None
+
+
+def _names_or_suffix_only(ours: str, theirs: str) -> bool:
+    """The two differ only before the year (the names) or in the year suffix."""
+    def tail(text: str) -> str:
+        text = re.sub(r"(\b\d{4})[a-z]{1,2}\b", r"\1", text)
+        year = re.search(r"\b\d{4}\b", text)
+        return text[year.start():] if year else text
+    def head(text: str) -> str:
+        return text.split("“", 1)[-1] if "“" in text else ""
+    return tail(ours) == tail(theirs) or (head(ours) != "" and head(ours) == head(theirs))
 
 
 def _given_name_only(words: str) -> bool:
