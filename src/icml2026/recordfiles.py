@@ -22,7 +22,6 @@ import sys
 import threading
 from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, BinaryIO, Self
 
@@ -32,16 +31,19 @@ MAX_FILE_BYTES = 64 * 1024 * 1024  # one .json document, or one JSON Lines line
 RECORD_SUFFIXES = (".json", ".jsonl")
 PAPER_ONLY_FIELDS = frozenset({"proceedings", "status", "title", "authors", "abstract", "pages", "citation_key"})
 _CHUNK = 1 << 20
+# The package is installed as files (wheel or editable), so its folder is a path:
+# importlib.resources would load zipfile, tempfile, shutil and more on every start.
+_PACKAGE = Path(__file__).resolve().parent
 
 
 def data_dir() -> Path:
     """The folder of packaged records (``papers.jsonl``, ``index.tsv`` and ``proceedings/``)."""
-    return Path(str(resources.files("icml2026") / "data"))
+    return _PACKAGE / "data"
 
 
 def schema_dir() -> Path:
     """The JSON Schemas: inside the wheel, or ``schema/`` of a source checkout."""
-    packaged = Path(str(resources.files("icml2026") / "schema"))
+    packaged = _PACKAGE / "schema"
     if packaged.is_dir():
         return packaged
     return Path(__file__).resolve().parents[2] / "schema"

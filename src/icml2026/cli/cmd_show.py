@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 
 from ..collection import PaperCollection
@@ -106,9 +107,11 @@ def describe(paper: Paper) -> str:
             out.append(f"{'':<18}  ↳ source: {source}")
     if paper.alias_keys:
         out.append(f"{'Also cited as:':<18}{', '.join(paper.alias_keys)}")
-    from ..update.layer import correction_lines  # fields 'icml2026 update' corrected, packaged values
-
-    out.extend(correction_lines(paper))
+    # Fields 'icml2026 update' corrected, and the packaged values. Only an applied layer
+    # corrects a paper, and applying it imported the module: otherwise there is nothing to say.
+    layer = sys.modules.get("icml2026.update.layer")
+    if layer is not None:
+        out.extend(layer.correction_lines(paper))
     if paper.abstract:
         out.append("Abstract:")
         out.append(textwrap.fill(to_plain(paper.abstract), 88, initial_indent="  ", subsequent_indent="  "))
