@@ -3,7 +3,7 @@
 ``papers`` is the 19 papers of the user's seed document (the curated records, with
 abstracts, method names and the one incomplete record): the exporter, importer and
 client tests were written for them and their golden strings name them.  ``volume``
-is the whole packaged volume (6,553 records).
+is the whole packaged volume (6,552 records).
 """
 
 from __future__ import annotations
@@ -37,6 +37,14 @@ def seed_ids() -> list[str]:
     facts = json.loads((SHARED / "data" / "seed-papers.json").read_text(encoding="utf-8"))
     return [f"pmlr-v306-{p['pmlr']['id']}" if p["pmlr"] else f"icml2026-seed-{p['seed_index']:02d}"
             for p in facts["papers"]]
+
+
+def source_paper_count() -> int:
+    """Papers of the volume, counted in the proceedings' own BibTeX (not in our records)."""
+    import re
+
+    source = (SHARED / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
+    return len(re.findall(r"^@InProceedings\{", source, flags=re.MULTILINE | re.IGNORECASE))
 
 
 @pytest.fixture(scope="session")

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import source_paper_count
 
 from icml2026.cli import COMMANDS, build_parser, main
 from icml2026.validation import validator
-
-SOURCES = Path(__file__).resolve().parents[1] / "tools" / "sources"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -21,18 +19,12 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
                           text=True, cwd=cwd, timeout=120)
 
 
-def volume_size() -> int:
-    """Papers of the volume, counted in the proceedings' own BibTeX (not in our records)."""
-    source = (SOURCES / "corpora" / "pmlr-v306-facts.bib").read_text(encoding="utf-8")
-    return len(re.findall(r"^@InProceedings\{", source, flags=re.MULTILINE | re.IGNORECASE))
-
-
 def test_list_prints_the_volume() -> None:
     result = run("list")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert len(lines) == 22  # 20 papers, the rest, the count
-    n = volume_size()
+    n = source_paper_count()
     assert lines[-2:] == [f"… and {n - 20:,} more (use --limit 0 to list all)",
                           f"{n:,} papers ({n:,} complete, 0 incomplete)"]
     # The seed's paper 4 (method GMPSSG) is a paper of the volume, complete.
@@ -57,7 +49,7 @@ def test_export_json_is_schema_valid() -> None:
     result = run("export", "--format", "json")
     assert result.returncode == 0, result.stderr
     records = json.loads(result.stdout)
-    assert len(records) == volume_size()
+    assert len(records) == source_paper_count()
     for record in records[::97]:
         assert list(validator("paper").iter_errors(record)) == []
 
@@ -115,7 +107,7 @@ def test_output_file_is_written_atomically(tmp_path: Path) -> None:
     assert run("export", "-f", "json", "--keys", "nope", "-o", str(target)).returncode == 2
     assert target.read_text() == "previous contents\n"
     assert run("export", "-f", "json", "-o", str(target)).returncode == 0
-    assert len(json.loads(target.read_text())) == volume_size()
+    assert len(json.loads(target.read_text())) == source_paper_count()
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
 
 

@@ -51,7 +51,7 @@ def test_search(papers: icml2026.PaperCollection, query: str, expected: set[str]
     ("Optimal Transport Guided Stochastic Control", "huang2026optimal"),
 ])
 def test_search_the_volume(volume: icml2026.PaperCollection, query: str, first: str) -> None:
-    """The same papers come first among all 6,553 (nothing else has these words in its title)."""
+    """The same papers come first among all 6,552 (nothing else has these words in its title)."""
     assert volume.search(query)[0].label == first
 
 

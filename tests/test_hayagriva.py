@@ -183,7 +183,8 @@ MARKED_UP = "*Emphasised* title with $\\alpha$ and $\\binom{n}{k}$"
 def hostile_papers(volume: icml2026.PaperCollection) -> list[icml2026.Paper]:
     base = volume["pmlr-v306-abas26a"]
     titles = [markup.escape(t) for t in HOSTILE] + [MARKED_UP]
-    return [dataclasses.replace(base, title=t, title_protect=(), citation_key=f"hostile{n}")
+    return [dataclasses.replace(base, id=f"hostile-{n}", title=t, title_protect=(),
+                                citation_key=f"hostile{n}")
             for n, t in enumerate(titles)]
 
 

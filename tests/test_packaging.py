@@ -6,7 +6,7 @@ import json
 import tomllib
 
 import yaml
-from conftest import REPO
+from conftest import REPO, source_paper_count
 from jsonschema import Draft7Validator
 
 import icml2026
@@ -39,4 +39,4 @@ def test_pyproject_declares_required_dependencies() -> None:
 def test_package_data_is_inside_the_package() -> None:
     assert (data_dir() / "proceedings" / "pmlr-v306.json").is_file()
     assert (data_dir() / "papers.jsonl").is_file() and (data_dir() / "index.tsv").is_file()
-    assert sum(1 for _ in (data_dir() / "papers.jsonl").open(encoding="utf-8")) == 6553
+    assert sum(1 for _ in (data_dir() / "papers.jsonl").open(encoding="utf-8")) == source_paper_count()
