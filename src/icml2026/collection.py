@@ -40,7 +40,7 @@ class PaperCollection:
             for key in paper.keys():
                 index.setdefault(key, paper)
         self._index = index
-        # Built on first search, once per collection: folding 6,553 papers is most of
+        # Built on first search, once per collection: folding 6,552 papers is most of
         # a search's cost, and a collection is immutable, so it never goes stale.
         self._search: Index | None = None
         self._links: dict[str, Paper] | None = None

@@ -99,6 +99,6 @@ def line(paper: Paper) -> str:
 
 
 def count_line(total: int, complete: int) -> str:
-    """``6,553 papers (6,552 complete, 1 incomplete)``: every paper selected, shown or not."""
+    """``6,552 papers (6,552 complete, 0 incomplete)``: every paper selected, shown or not."""
     noun = "paper" if total == 1 else "papers"
     return f"{total:,} {noun} ({complete:,} complete, {total - complete:,} incomplete)"
