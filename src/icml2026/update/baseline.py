@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import pmlr
+from .layer import get_value
 
 # The fields PMLR's template writes per paper, as JSON pointers of a record; layer.POINTERS too.
 FIELDS = ("/title", "/title_protect", "/authors", "/authors_complete", "/pages",
@@ -45,15 +46,6 @@ def field_hash(value: Any) -> str:
     """Eight characters (48 bits) of SHA-256 over the value's canonical JSON (None: absent)."""
     text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return base64.urlsafe_b64encode(hashlib.sha256(text.encode("utf-8")).digest()[:6]).decode("ascii")
-
-
-def get_value(record: dict[str, Any], pointer: str) -> Any:
-    value: Any = record
-    for part in pointer.strip("/").split("/"):
-        if not isinstance(value, dict) or part not in value:
-            return None
-        value = value[part]
-    return value
 
 
 def published_values(record: dict[str, Any]) -> dict[str, Any]:
