@@ -1,9 +1,9 @@
 """Rewrite ``tests/data/citeproc-known-differences.json`` from a fresh comparison with citeproc-js.
 
     python tests/citeproc_js/update_known_differences.py            # every colliding set (~30 min)
-    python tests/citeproc_js/update_known_differences.py --step 4   # every 4th set (the slow test's)
+    python tests/citeproc_js/update_known_differences.py --step 4   # every 4th set (the slow test's) and the quick sample
 
-Two sections: ``differences`` (the 18 seed papers and the synthetic stress
+Two sections: ``differences`` (the complete seed papers and the synthetic stress
 records of ``tests/test_citeproc_js.py``; an existing reason is kept) and
 ``collisions`` (the sets of volume papers sharing first author and year).
 A new difference gets the reason of its class (:func:`classify`); one that
@@ -57,6 +57,12 @@ REASONS = {
              "added to the set while that separates more of it); citeproc-js, used only as a black box, "
              "decides some sets otherwise (it adds names to cites their expanded names already tell apart, "
              "and not to others). The entry follows its cite's names.",
+    "unexplained": "Which cites of an ambiguous set get added or expanded names ({words}): our reading of "
+                   "the CSL 1.0.2 specification (icml2026.exporters.disambiguation) against a rule of "
+                   "citeproc-js not yet explained; citeproc-js, a black box here, adds names to cites their "
+                   "expanded names already tell apart and a different number of names to cites of one set "
+                   "(in the bibliography also the volume editor 'Tong Zhang', whom its name registry "
+                   "expands). The entry follows its cite's names.",
     "markup": "Rich text in the title (math or markup in <span class=\"nocase\">, <sup>/<sub>): citeproc-js "
               "parses it differently ({words}).",
 }
@@ -149,10 +155,16 @@ def main() -> int:
             kept = old.get(entry.key, {}).get("reason")
             differences.append(record(entry, kept or classify(entry.ours, entry.citeproc_js)))
 
-    sets = oracle.collision_sets(volume)[::args.step]
+    every = oracle.collision_sets(volume)
+    # the slow test's sets and the quick test's sample, each set once
+    quick = {id(s) for s in oracle.quick_sample(every)}
+    sets = [s for n, s in enumerate(every) if n % args.step == 0 or id(s) in quick]
     entries = [e for s in oracle.STYLES for e in oracle.compare_documents(sets, s)]
     report(f"colliding sets ({len(sets)} sets, {sum(map(len, sets))} papers)", entries)
-    collisions = [record(e, classify(e.ours, e.citeproc_js)) for e in entries if e.ours != e.citeproc_js]
+    # in a colliding set, what no class explains is the choice of names: one honest reason for it
+    collisions = [record(e, classify(e.ours, e.citeproc_js)
+                         or REASONS["unexplained"].format(words=changed_words(e.ours, e.citeproc_js)))
+                  for e in entries if e.ours != e.citeproc_js]
     for item in differences + collisions:
         if item["reason"].startswith("TODO"):
             print(f"unclassified: {item['style']} {item['format']} {item['kind']} {item['id']}\n"
@@ -162,7 +174,7 @@ def main() -> int:
     data["about"] = (
         "Entries where icml2026's formatter (citeproc-py 0.11.1 + icml2026.exporters.citeproc_fixes and "
         ".disambiguation) and citeproc-js 2.4.63 disagree, after whitespace and entity-spelling "
-        "normalisation. 'differences': the 18 seed papers and the synthetic stress records of "
+        "normalisation. 'differences': the complete seed papers and the synthetic stress records of "
         "tests/test_citeproc_js.py (ids 'stress-…'), each formatted as one document. 'collisions': the sets "
         "of complete volume papers whose first author family name and year collide (tests/test_citeproc_js.py "
         "collision_sets, cut into documents of at most 30), each set cited together as one document. Keyed by "
