@@ -144,10 +144,12 @@ def odd_papers(papers: icml2026.PaperCollection) -> list[icml2026.Paper]:
     bare = Proceedings(id="imported", booktitle="Proceedings of <b>Something</b>", year=2026)
     names = (Person(), Person(literal="The <i>Org</i>"), Person(family="Berg", particle="van der", suffix="Jr."),
              Person(given="Solo"), Person(family="Tab\tNew\nLine", given="A  B"))
+    # Each variant is a record of its own (an export holds one record per id).
     return [*seed,
-            dataclasses.replace(base, authors=names, title="*Em* $x^2$ \\$5 <span> & <i>", title_protect=((0, 2),)),
-            dataclasses.replace(base, proceedings=bare, abstract="Two\n\nlines, $\\binom{n}{k}$ and *this*"),
-            dataclasses.replace(base, identifiers=Identifiers(doi="10.1/x"), links=Links())]
+            dataclasses.replace(base, id="odd-1", authors=names, title="*Em* $x^2$ \\$5 <span> & <i>",
+                                title_protect=((0, 2),)),
+            dataclasses.replace(base, id="odd-2", proceedings=bare, abstract="Two\n\nlines, $\\binom{n}{k}$ and *this*"),
+            dataclasses.replace(base, id="odd-3", identifiers=Identifiers(doi="10.1/x"), links=Links())]
 
 
 def test_fast_writers_match_the_reference_encoders(papers: icml2026.PaperCollection) -> None:
