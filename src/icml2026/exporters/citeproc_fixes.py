@@ -907,13 +907,15 @@ class FixedStyle(CitationStylesStyle):
     warns, and costs ~10× the parse).  *locale* None: the style's own.
     """
 
+    elements: dict[str, type] = FIXED_ELEMENTS  # the element classes; a subclass may extend them
+
     def __init__(self, path: str | Path, locale: str | None) -> None:
         lookup = etree.ElementNamespaceClassLookup()
         namespace = lookup.get_namespace(CSL_NS)
         classes: dict[Any, type] = {None: model.CitationStylesElement}
         classes.update({cls.__name__.replace("_", "-").lower(): cls
                         for cls in _MODEL_CLASSES})
-        classes.update(FIXED_ELEMENTS)
+        classes.update(self.elements)
         namespace.update(_fast_classes(classes))
         self.parser = etree.XMLParser(remove_comments=True, encoding="UTF-8", no_network=True,
                                       resolve_entities=False, load_dtd=False, huge_tree=False)
