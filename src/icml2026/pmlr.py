@@ -45,7 +45,8 @@ _APPROXIMATIONS = dict(pair.split(" ") for pair in """
 ŧ t|Ũ U|ũ u|Ū U|ū u|Ŭ U|ŭ u|Ů U|ů u|Ű U|ű u|Ų U|ų u|Ŵ W|ŵ w|Ŷ Y|ŷ y|Ÿ Y|Ź Z|ź z|Ż Z|ż z|Ž Z
 ž z|Ǫ O|ǫ o|Ǭ O|ǭ o""".replace("\n", "|").strip("|").split("|"))
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
-_SEPARATORS = re.compile(r"[^a-z0-9_-]+", re.IGNORECASE)
+# ASCII → slug characters: letters lower-cased, digits and "_" kept, anything else a break ("-").
+_SLUG = {c: (chr(c).lower() if chr(c).isalnum() or c == 0x5F else "-") for c in range(128)}
 
 
 def approximate(text: str) -> str:
@@ -63,10 +64,12 @@ def transliterate(text: str) -> str:
 
 
 def parameterize(text: str) -> str:
-    """ActiveSupport's ``String#parameterize`` with its defaults (separator ``-``, lower case)."""
-    slug = _SEPARATORS.sub("-", transliterate(text))
-    slug = re.sub(r"-{2,}", "-", slug).strip("-")
-    return slug.lower()
+    """ActiveSupport's ``String#parameterize`` with its defaults (separator ``-``, lower case),
+    as documented: ASCII letters, digits and underscores stay (lower-cased); every other
+    character (a dash too) is a break; breaks in a row make one dash, and none is left at
+    either end."""
+    pieces = transliterate(text).translate(_SLUG).split("-")
+    return "-".join(filter(None, pieces))
 
 
 def suffix(count: int) -> str:
@@ -77,16 +80,19 @@ def suffix(count: int) -> str:
 
 
 def assign_ids(first_author_families: Iterable[str], year: int) -> Iterator[str]:
-    """The PMLR id of each paper, in the order of the volume's BibTeX file."""
-    taken: set[str] = set()
+    """The PMLR id of each paper, in the order of the volume's BibTeX file.
+
+    One :func:`parameterize` per paper: the slug of ``family + YY`` ends in the year's
+    digits and a suffix is letters, so ``parameterize(stem + suffix)`` is the stem's slug
+    followed by the suffix, and ids of different slugs never meet.  The first free suffix
+    of a slug is therefore the count of earlier papers with that slug."""
+    seen: dict[str, int] = {}
     yy = f"{year % 100:02d}"
     for family in first_author_families:
-        stem = family.lower() + yy
-        count = 0
-        while (candidate := parameterize(stem + suffix(count))) in taken:
-            count += 1
-        taken.add(candidate)
-        yield candidate
+        slug = parameterize(family.lower() + yy)
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        yield slug + suffix(count)
 
 
 def paper_url(volume: int, pmlr_id: str) -> str:
