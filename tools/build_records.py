@@ -532,6 +532,7 @@ def build(sources: Path) -> dict[Path, str]:
         OUT / "index.tsv": index_text(papers_text),
         OUT / "lines.tsv": lines_text(papers_text),
         OUT / "search-index.txt": search_index_text(proc, records),
+        OUT / "match-index.json": match_index_text(proc, papers_text),
         OUT / "published-keys.tsv": registry_text(records, registry),
         DOCS / "data-quality.md": quality_report([f for f in findings if f.rule != CASE_RULE], records,
                                                  sum(f.rule == CASE_RULE for f in findings)),
@@ -589,6 +590,15 @@ def search_index_text(proc: dict[str, Any], records: list[dict[str, Any]]) -> st
     papers = PaperCollection(Paper.from_dict(r, volume) for r in records)
     assert [p.id for p in papers] == [r["id"] for r in records], "papers.jsonl is not in collection order"
     return Index(list(papers)).to_text()
+
+
+def match_index_text(proc: dict[str, Any], papers_text: str) -> str:
+    """The prebuilt match index of ``fix`` and ``check`` over papers.jsonl (``icml2026.fix.prebuilt``)."""
+    from icml2026.fix.prebuilt import index_text
+    from icml2026.model import Paper, Proceedings
+
+    volume = Proceedings.from_dict(proc)
+    return index_text([Paper.from_dict(json.loads(line), volume) for line in papers_text.splitlines()], papers_text)
 
 
 CASE_RULE = "title: case protection"

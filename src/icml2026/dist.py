@@ -268,9 +268,13 @@ def library_versions() -> dict[str, str]:
     return found
 
 
+# Packaged files no export reads: fix's and check's prebuilt match index.
+NOT_RENDERED = frozenset({"match-index.json"})
+
+
 def _tree_digest(folder: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name not in NOT_RENDERED):
         digest.update(f"{path.relative_to(folder).as_posix()}\0{sha256(path.read_bytes())}\n".encode())
     return digest.hexdigest()
 

@@ -257,13 +257,25 @@ _CACHE: list[tuple[object, Index]] = []
 
 
 def index_for(papers: Iterable[Paper] | None) -> Index:
-    """The look-up index of *papers* (default: the packaged volume), built once per collection."""
+    """The look-up index of *papers*, built once per collection; by default the packaged
+    volume's, read prebuilt (:mod:`.prebuilt`: only the papers an entry names are loaded)
+    unless a corrections layer changes the papers (then built from the corrected volume)."""
     if papers is None:
-        from ..store import load
+        from ..update.paths import active_layer
 
         key: object = "packaged"
         if _CACHE and _CACHE[0][0] == key:
             return _CACHE[0][1]
+        prebuilt = None
+        if active_layer(None) is None:
+            from .prebuilt import packaged_index
+
+            prebuilt = packaged_index()
+        if prebuilt is not None:
+            _CACHE[:] = [(key, prebuilt)]
+            return prebuilt
+        from ..store import load
+
         papers = load()
     else:
         key = papers
