@@ -20,7 +20,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "icml2026"
 # Imported only when used (start-up time): never by importing a module.
-HEAVY = {"jsonschema", "jsonschema_rs", "citeproc", "pyzotero", "pylatexenc", "bibtexparser", "httpx", "lxml"}
+HEAVY = {"jsonschema", "jsonschema_rs", "citeproc", "pyzotero", "pylatexenc", "bibtexparser", "httpx2", "lxml"}
 RUNS_ON_IMPORT = {"icml2026.__main__"}  # ``python -m icml2026``: the CLI itself
 # The one module whose job is a heavy dependency: it patches citeproc-py (which uses lxml).
 HEAVY_BY_DESIGN = {"icml2026.exporters.citeproc_fixes": {"citeproc", "lxml"}}
@@ -106,6 +106,16 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+def test_the_heavy_names_are_modules_the_package_imports() -> None:
+    # A misspelt name (httpx for httpx2) would guard nothing: each is installed, and named in an
+    # import statement of the package.
+    import importlib.util
+
+    assert all(importlib.util.find_spec(name) is not None for name in HEAVY)
+    source = "\n".join(path.read_text(encoding="utf-8") for path in PACKAGE.rglob("*.py"))
+    assert all(f"import {name}" in source or f"from {name}" in source for name in HEAVY)
 
 
 def test_cycle_finder_finds_a_cycle() -> None:

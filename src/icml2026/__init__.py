@@ -11,7 +11,6 @@ client load on first use, so ``import icml2026`` stays fast.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .collection import PaperCollection
@@ -20,7 +19,10 @@ from .model import Pages, Paper, Person, Proceedings, Source
 from .recordfiles import Problem
 from .store import load
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .fix import FixResult
     from .importers.bibtex import ImportProblem, ImportResult
 

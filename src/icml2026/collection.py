@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, overload
-
 from .model import Paper
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Any, overload
+
     from .search import Index
+else:
+    def overload(function: Callable[..., Any]) -> Callable[..., Any]:
+        return function  # the implementation, defined last, replaces the overloads
 
 
 class PaperCollection:
@@ -51,13 +55,14 @@ class PaperCollection:
     def __iter__(self) -> Iterator[Paper]:
         return iter(self._papers)
 
+    # (ruff takes the run-time stand-in of ``overload`` for another function: F811)
     @overload
     def __getitem__(self, key: int) -> Paper: ...
     @overload
-    def __getitem__(self, key: str) -> Paper: ...
+    def __getitem__(self, key: str) -> Paper: ...  # noqa: F811
     @overload
-    def __getitem__(self, key: slice) -> PaperCollection: ...
-    def __getitem__(self, key: int | str | slice) -> Paper | PaperCollection:
+    def __getitem__(self, key: slice) -> PaperCollection: ...  # noqa: F811
+    def __getitem__(self, key: int | str | slice) -> Paper | PaperCollection:  # noqa: F811
         if isinstance(key, slice):  # papers[:10]: a collection, in this one's order
             return PaperCollection._ordered(self._papers[key])
         if isinstance(key, int):

@@ -8,12 +8,15 @@ people already cite.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Container, Iterable, Mapping
-from typing import Any
 
 from .markup import to_plain
 from .pmlr import approximate
 from .text import fold
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Container, Iterable, Mapping
+    from typing import Any
 
 # Words skipped when choosing the title word, as Google Scholar and Better BibTeX do.
 FUNCTION_WORDS = frozenset(

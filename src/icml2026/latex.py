@@ -69,9 +69,12 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
 
 from . import markup as _markup
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 ASCII_SPACE = " \t\n\r\f\v"
 _SPACE_RUN = re.compile(r"[ \t\n\r\f\v]+")
@@ -665,7 +668,8 @@ _FAST_TOKEN = re.compile(r"""
   | (?P<dollar>\$)
 """, re.VERBOSE)
 # A node of the fast tokenizer: ("chars"|"macro"|"special"|"math", text) or ("group", children).
-_FastNode = tuple[str, Any]
+if TYPE_CHECKING:
+    _FastNode = tuple[str, Any]
 
 
 def _fast_tree(latex: str) -> list[_FastNode] | None:

@@ -20,14 +20,20 @@ only reader of the grammar: the patterns below are what every other module uses.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Literal
+
+from ._record import Record
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Literal
 
 ESCAPABLE = frozenset("\\$*%")
 _MARKUP_CHARS = frozenset("\\$*")
 
-SegmentKind = Literal["text", "math"]
+if TYPE_CHECKING:
+    SegmentKind = Literal["text", "math"]
+_set = object.__setattr__
 
 
 class MarkupError(ValueError):
@@ -38,17 +44,21 @@ class MarkupError(ValueError):
         self.offset = offset
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(Record):
     """A run of text or math; ``emph`` is true inside ``*…*``."""
 
+    __slots__ = ("kind", "value", "emph")
     kind: SegmentKind
     value: str
-    emph: bool = False
+    emph: bool
+
+    def __init__(self, kind: SegmentKind, value: str, emph: bool = False) -> None:
+        _set(self, "kind", kind)
+        _set(self, "value", value)
+        _set(self, "emph", emph)
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(Record):
     """One token of the grammar with its place in the source: ``source[start:end]``.
 
     A text token is a run of literal characters (its value is that slice), or one
@@ -57,11 +67,19 @@ class Token:
     ``emph`` on the tokens that follow.
     """
 
+    __slots__ = ("kind", "value", "emph", "start", "end")
     kind: SegmentKind
     value: str
     emph: bool
     start: int
     end: int
+
+    def __init__(self, kind: SegmentKind, value: str, emph: bool, start: int, end: int) -> None:
+        _set(self, "kind", kind)
+        _set(self, "value", value)
+        _set(self, "emph", emph)
+        _set(self, "start", start)
+        _set(self, "end", end)
 
     def offsets(self) -> Sequence[int]:
         """The source offset of each character of a text token (an escape's is its backslash)."""

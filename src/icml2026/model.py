@@ -3,19 +3,30 @@
 Each class has a ``from_dict``/``to_dict`` pair matching ``schema/paper.schema.json``
 and ``schema/proceedings.schema.json``; ``to_dict`` emits keys in a fixed order so
 that the JSON files and every export are deterministic.
+
+The classes are plain ``__slots__`` classes on :class:`Record`, not dataclasses:
+creating fourteen dataclasses (and importing :mod:`dataclasses`, :mod:`inspect` …) was
+the largest part of every command's start-up.  They behave as frozen dataclasses do:
+keyword or positional construction in field order, equality and hash over the fields,
+a ``Class(field=…)`` repr, :class:`dataclasses.FrozenInstanceError` on assignment, and
+``dataclasses.replace``/``fields``/``asdict`` work on them (their field table is made
+on first use).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from ._record import Record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
 
 SCHEMA_VERSION = "1.0"
+_set = object.__setattr__
 
 
-@dataclass(frozen=True, slots=True)
-class Person:
+class Person(Record):
     """A name split the way BibTeX and CSL need it.
 
     ``family`` keeps apostrophes and hyphens (``N’Guessan``, ``Fosler-Lussier``);
@@ -23,11 +34,20 @@ class Person:
     that must never be split (an organisation).
     """
 
-    family: str | None = None
-    given: str | None = None
-    particle: str | None = None
-    suffix: str | None = None
-    literal: str | None = None
+    __slots__ = ("family", "given", "particle", "suffix", "literal")
+    family: str | None
+    given: str | None
+    particle: str | None
+    suffix: str | None
+    literal: str | None
+
+    def __init__(self, family: str | None = None, given: str | None = None, particle: str | None = None,
+                 suffix: str | None = None, literal: str | None = None) -> None:
+        _set(self, "family", family)
+        _set(self, "given", given)
+        _set(self, "particle", particle)
+        _set(self, "suffix", suffix)
+        _set(self, "literal", literal)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Person:
@@ -61,13 +81,18 @@ class Person:
         return f"{name}, {self.suffix}" if self.suffix else name
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+class Source(Record):
     """Where a fact comes from."""
 
+    __slots__ = ("name", "url", "retrieved")
     name: str
-    url: str | None = None
-    retrieved: str | None = None
+    url: str | None
+    retrieved: str | None
+
+    def __init__(self, name: str, url: str | None = None, retrieved: str | None = None) -> None:
+        _set(self, "name", name)
+        _set(self, "url", url)
+        _set(self, "retrieved", retrieved)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Source:
@@ -90,10 +115,14 @@ class Source:
 _SOURCES: dict[tuple[str, str | None, str | None], Source] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Pages:
+class Pages(Record):
+    __slots__ = ("first", "last")
     first: int
     last: int
+
+    def __init__(self, first: int, last: int) -> None:
+        _set(self, "first", first)
+        _set(self, "last", last)
 
     def as_text(self, dash: str = "\u2013") -> str:
         """``first<dash>last``, or the one page: each format passes its own dash
@@ -104,8 +133,7 @@ class Pages:
         return self.as_text()
 
 
-@dataclass(frozen=True, slots=True)
-class Proceedings:
+class Proceedings(Record):
     """A proceedings volume: the facts its papers share, stored once.
 
     The packaged ICML 2026 record has every field; one built by an importer from
@@ -113,24 +141,53 @@ class Proceedings:
     (even no booktitle or year: its papers are then incomplete).
     """
 
+    __slots__ = ("id", "booktitle", "year", "conference_name", "conference_short_name", "conference_number",
+                 "volume", "series", "publisher", "issn", "address", "start_date", "end_date", "published",
+                 "conference_url", "paper_url_pattern", "editors", "provenance")
     id: str
-    booktitle: str | None = None
-    year: int | None = None
-    conference_name: str | None = None
-    conference_short_name: str | None = None
-    conference_number: int | None = None
-    volume: int | None = None
-    series: str | None = None
-    publisher: str | None = None
-    issn: str | None = None
-    address: str | None = None
-    start_date: str | None = None
-    end_date: str | None = None
-    published: str | None = None
-    conference_url: str | None = None
-    paper_url_pattern: str | None = None
-    editors: tuple[Person, ...] = ()
-    provenance: Source | None = None
+    booktitle: str | None
+    year: int | None
+    conference_name: str | None
+    conference_short_name: str | None
+    conference_number: int | None
+    volume: int | None
+    series: str | None
+    publisher: str | None
+    issn: str | None
+    address: str | None
+    start_date: str | None
+    end_date: str | None
+    published: str | None
+    conference_url: str | None
+    paper_url_pattern: str | None
+    editors: tuple[Person, ...]
+    provenance: Source | None
+
+    def __init__(self, id: str, booktitle: str | None = None, year: int | None = None,
+                 conference_name: str | None = None, conference_short_name: str | None = None,
+                 conference_number: int | None = None, volume: int | None = None, series: str | None = None,
+                 publisher: str | None = None, issn: str | None = None, address: str | None = None,
+                 start_date: str | None = None, end_date: str | None = None, published: str | None = None,
+                 conference_url: str | None = None, paper_url_pattern: str | None = None,
+                 editors: tuple[Person, ...] = (), provenance: Source | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "booktitle", booktitle)
+        _set(self, "year", year)
+        _set(self, "conference_name", conference_name)
+        _set(self, "conference_short_name", conference_short_name)
+        _set(self, "conference_number", conference_number)
+        _set(self, "volume", volume)
+        _set(self, "series", series)
+        _set(self, "publisher", publisher)
+        _set(self, "issn", issn)
+        _set(self, "address", address)
+        _set(self, "start_date", start_date)
+        _set(self, "end_date", end_date)
+        _set(self, "published", published)
+        _set(self, "conference_url", conference_url)
+        _set(self, "paper_url_pattern", paper_url_pattern)
+        _set(self, "editors", editors)
+        _set(self, "provenance", provenance)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Proceedings:
@@ -172,12 +229,19 @@ _PROCEEDINGS_OPTIONAL = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Identifiers:
-    pmlr: str | None = None
-    openreview: str | None = None
-    arxiv: str | None = None
-    doi: str | None = None
+class Identifiers(Record):
+    __slots__ = ("pmlr", "openreview", "arxiv", "doi")
+    pmlr: str | None
+    openreview: str | None
+    arxiv: str | None
+    doi: str | None
+
+    def __init__(self, pmlr: str | None = None, openreview: str | None = None, arxiv: str | None = None,
+                 doi: str | None = None) -> None:
+        _set(self, "pmlr", pmlr)
+        _set(self, "openreview", openreview)
+        _set(self, "arxiv", arxiv)
+        _set(self, "doi", doi)
 
     def items(self) -> Iterator[tuple[str, str]]:
         for name in ("pmlr", "openreview", "arxiv", "doi"):
@@ -186,14 +250,23 @@ class Identifiers:
                 yield name, value
 
 
-@dataclass(frozen=True, slots=True)
-class Links:
-    proceedings: str | None = None
-    pdf: str | None = None
-    openreview: str | None = None
-    code: str | None = None
-    project: str | None = None
-    icml_virtual: str | None = None
+class Links(Record):
+    __slots__ = ("proceedings", "pdf", "openreview", "code", "project", "icml_virtual")
+    proceedings: str | None
+    pdf: str | None
+    openreview: str | None
+    code: str | None
+    project: str | None
+    icml_virtual: str | None
+
+    def __init__(self, proceedings: str | None = None, pdf: str | None = None, openreview: str | None = None,
+                 code: str | None = None, project: str | None = None, icml_virtual: str | None = None) -> None:
+        _set(self, "proceedings", proceedings)
+        _set(self, "pdf", pdf)
+        _set(self, "openreview", openreview)
+        _set(self, "code", code)
+        _set(self, "project", project)
+        _set(self, "icml_virtual", icml_virtual)
 
     def items(self) -> Iterator[tuple[str, str]]:
         for name in ("proceedings", "pdf", "openreview", "code", "project", "icml_virtual"):
@@ -206,8 +279,7 @@ _COMPLETE: Mapping[str, Any] = {"state": "complete"}
 _EMPTY: Mapping[str, Any] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class Paper:
+class Paper(Record):
     """One ICML 2026 paper.
 
     ``title`` and ``abstract`` use the markup of :mod:`icml2026.markup`.
@@ -217,57 +289,89 @@ class Paper:
     ``sources``.  A field we could not verify is absent, and ``missing`` names it.
     """
 
+    __slots__ = ("id", "proceedings", "status", "missing", "citation_key", "alias_keys", "title",
+                 "title_protect", "former_titles", "authors", "authors_complete", "abstract", "method_name",
+                 "pages", "language", "identifiers", "links", "notes", "sources", "provenance")
     id: str
     proceedings: Proceedings
-    status: str = "complete"
-    missing: tuple[str, ...] = ()
-    citation_key: str | None = None
-    alias_keys: tuple[str, ...] = ()
-    title: str | None = None
-    title_protect: tuple[tuple[int, int], ...] = ()
-    former_titles: tuple[str, ...] = ()
-    authors: tuple[Person, ...] = ()
-    authors_complete: bool = False
-    abstract: str | None = None
-    method_name: str | None = None
-    pages: Pages | None = None
-    language: str = "en"
-    identifiers: Identifiers = field(default_factory=Identifiers)
-    links: Links = field(default_factory=Links)
-    notes: tuple[str, ...] = ()
-    sources: Mapping[str, Source] = field(default_factory=dict)
-    provenance: Mapping[str, str] = field(default_factory=dict)
+    status: str
+    missing: tuple[str, ...]
+    citation_key: str | None
+    alias_keys: tuple[str, ...]
+    title: str | None
+    title_protect: tuple[tuple[int, int], ...]
+    former_titles: tuple[str, ...]
+    authors: tuple[Person, ...]
+    authors_complete: bool
+    abstract: str | None
+    method_name: str | None
+    pages: Pages | None
+    language: str
+    identifiers: Identifiers
+    links: Links
+    notes: tuple[str, ...]
+    sources: Mapping[str, Source]
+    provenance: Mapping[str, str]
+
+    def __init__(self, id: str, proceedings: Proceedings, status: str = "complete",
+                 missing: tuple[str, ...] = (), citation_key: str | None = None,
+                 alias_keys: tuple[str, ...] = (), title: str | None = None,
+                 title_protect: tuple[tuple[int, int], ...] = (), former_titles: tuple[str, ...] = (),
+                 authors: tuple[Person, ...] = (), authors_complete: bool = False, abstract: str | None = None,
+                 method_name: str | None = None, pages: Pages | None = None, language: str = "en",
+                 identifiers: Identifiers | None = None, links: Links | None = None,
+                 notes: tuple[str, ...] = (), sources: Mapping[str, Source] | None = None,
+                 provenance: Mapping[str, str] | None = None) -> None:
+        _set(self, "id", id)
+        _set(self, "proceedings", proceedings)
+        _set(self, "status", status)
+        _set(self, "missing", missing)
+        _set(self, "citation_key", citation_key)
+        _set(self, "alias_keys", alias_keys)
+        _set(self, "title", title)
+        _set(self, "title_protect", title_protect)
+        _set(self, "former_titles", former_titles)
+        _set(self, "authors", authors)
+        _set(self, "authors_complete", authors_complete)
+        _set(self, "abstract", abstract)
+        _set(self, "method_name", method_name)
+        _set(self, "pages", pages)
+        _set(self, "language", language)
+        _set(self, "identifiers", Identifiers() if identifiers is None else identifiers)
+        _set(self, "links", Links() if links is None else links)
+        _set(self, "notes", notes)
+        _set(self, "sources", {} if sources is None else sources)
+        _set(self, "provenance", {} if provenance is None else provenance)
 
     # -- conversion -------------------------------------------------------
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], proceedings: Proceedings) -> Paper:
-        # Positional arguments in field order, list comprehensions, cached Sources: loading
-        # the volume calls this 6,553 times, and each keyword or generator costs.
+        # List comprehensions and cached Sources: loading the volume calls this 6,553 times.
         get = data.get
         pages = get("pages")
         status = get("status") or _COMPLETE
         protect = get("title_protect")
         return cls(
-            data["id"],
-            proceedings,
-            status["state"],
-            tuple(status.get("missing", ())),
-            get("citation_key"),
-            tuple(get("alias_keys", ())),
-            get("title"),
-            tuple([(int(a), int(b)) for a, b in protect]) if protect else (),
-            tuple(get("former_titles", ())),
-            tuple([Person(**a) for a in get("authors", ())]),
-            bool(get("authors_complete", False)),
-            get("abstract"),
-            get("method_name"),
-            Pages(pages["first"], pages["last"]) if pages else None,
-            get("language", "en"),
-            Identifiers(**get("identifiers", _EMPTY)),
-            Links(**get("links", _EMPTY)),
-            tuple(get("notes", ())),
-            {k: Source.from_dict(v) for k, v in get("sources", _EMPTY).items()},
-            dict(get("provenance", _EMPTY)),
+            id=data["id"],
+            proceedings=proceedings,
+            status=status["state"],
+            missing=tuple(status.get("missing", ())),
+            citation_key=get("citation_key"),
+            alias_keys=tuple(get("alias_keys", ())),
+            title=get("title"),
+            title_protect=tuple([(int(a), int(b)) for a, b in protect]) if protect else (),
+            former_titles=tuple(get("former_titles", ())),
+            authors=tuple([Person(**a) for a in get("authors", ())]),
+            authors_complete=bool(get("authors_complete", False)),
+            abstract=get("abstract"),
+            method_name=get("method_name"),
+            pages=Pages(pages["first"], pages["last"]) if pages else None,
+            language=get("language", "en"),
+            identifiers=Identifiers(**get("identifiers", _EMPTY)),
+            links=Links(**get("links", _EMPTY)),
+            notes=tuple(get("notes", ())),
+            sources={k: Source.from_dict(v) for k, v in get("sources", _EMPTY).items()},
+            provenance=dict(get("provenance", _EMPTY)),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,12 +20,15 @@ import os
 import stat
 import sys
 import threading
-from collections.abc import Generator, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Self
 
+from ._record import MutableRecord, OrderedRecord
 from .errors import DataError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Generator, Iterable, Iterator
+    from typing import Any, BinaryIO, Self
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # one .json document, or one JSON Lines line
 RECORD_SUFFIXES = (".json", ".jsonl")
@@ -49,37 +52,55 @@ def schema_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "schema"
 
 
+_set = object.__setattr__
+
+
 def is_proceedings_record(data: Any) -> bool:
     """A record with none of a paper's own fields (papers always name their proceedings)."""
     return isinstance(data, dict) and PAPER_ONLY_FIELDS.isdisjoint(data)
 
 
-@dataclass(frozen=True, order=True)
-class Problem:
+class Problem(OrderedRecord):
     """One problem of a record file: ``file: record id: JSON pointer: message``."""
 
+    __slots__ = ("file", "record", "pointer", "message")
     file: str
     record: str
     pointer: str
     message: str
 
+    def __init__(self, file: str, record: str, pointer: str, message: str) -> None:
+        _set(self, "file", file)
+        _set(self, "record", record)
+        _set(self, "pointer", pointer)
+        _set(self, "message", message)
+
     def __str__(self) -> str:
         return f"{self.file}: {self.record}: {self.pointer or '/'}: {self.message}"
 
 
-@dataclass(slots=True)
-class LoadedRecord:
+class LoadedRecord(MutableRecord):
     """One record as read: where it is (``file`` for messages; ``source`` and ``offset``
     to read it again with :class:`RecordReader`), the parsed JSON and, when the reader
     has it, the exact JSON text it was parsed from (validation checks text on it at C
     speed) and whether that text held a float literal."""
 
+    __slots__ = ("file", "data", "text", "floats", "source", "offset")
     file: str
     data: Any
-    text: str | None = None
-    floats: bool = True
-    source: str = ""  # the file's path, shared by its records
-    offset: int = -1  # where in it: a line's byte offset, an array index; -1 the whole file
+    text: str | None
+    floats: bool
+    source: str  # the file's path, shared by its records
+    offset: int  # where in it: a line's byte offset, an array index; -1 the whole file
+
+    def __init__(self, file: str, data: Any, text: str | None = None, floats: bool = True, source: str = "",
+                 offset: int = -1) -> None:
+        self.file = file
+        self.data = data
+        self.text = text
+        self.floats = floats
+        self.source = source
+        self.offset = offset
 
     @property
     def label(self) -> str:

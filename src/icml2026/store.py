@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import dataclasses
 import errno
 import gc
 import json
 import os
 import stat
 from array import array
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
 
 from .collection import PaperCollection
 from .errors import DataError, OutputError, Terminated
@@ -31,6 +28,11 @@ from .recordfiles import (  # noqa: F401  (data_dir, schema_dir, read_json: this
     record_files,
     schema_dir,
 )
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import IO, Any
 
 PACKAGE_DATA = "data"
 
@@ -122,7 +124,11 @@ def _bound(paper: Paper | LoadedRecord, proceedings: dict[str, Proceedings]) -> 
     if isinstance(paper, LoadedRecord):
         return paper_from_json(paper.data, proceedings, paper.file)
     final = proceedings[paper.proceedings.id]
-    return paper if final is paper.proceedings else dataclasses.replace(paper, proceedings=final)
+    if final is paper.proceedings:
+        return paper
+    import dataclasses
+
+    return dataclasses.replace(paper, proceedings=final)
 
 
 def stream_papers(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Paper] | None:

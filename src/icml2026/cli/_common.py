@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
-from typing import TextIO
 
 from ..collection import PaperCollection
 from ..errors import OutputError, UsageError
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import TextIO
 
 
 def add_selection_options(parser: argparse.ArgumentParser) -> None:

@@ -15,22 +15,35 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sized
-from dataclasses import dataclass
-from typing import Any
 
+from .._record import Record
 from ..collection import check_iterable, distinct
 from ..errors import UsageError
 from ..model import Paper
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass(frozen=True)
-class Format:
+
+class Format(Record):
+    __slots__ = ("name", "target", "citable", "description", "suffix", "options")
     name: str
     target: str  # "module:function", relative to this package
     citable: bool
     description: str
     suffix: str
-    options: tuple[str, ...] = ()  # the export options it takes (OPTIONS); others are refused
+    options: tuple[str, ...]  # the export options it takes (OPTIONS); others are refused
+
+    def __init__(self, name: str, target: str, citable: bool, description: str, suffix: str,
+                 options: tuple[str, ...] = ()) -> None:
+        _set = object.__setattr__
+        _set(self, "name", name)
+        _set(self, "target", target)
+        _set(self, "citable", citable)
+        _set(self, "description", description)
+        _set(self, "suffix", suffix)
+        _set(self, "options", options)
 
 
 FORMATS: dict[str, Format] = {

@@ -2,15 +2,25 @@
 
 Kept apart from :mod:`.layer` so that a start without a layer costs one
 ``stat()`` and no dataclass creation (``icml2026 export`` is start-up bound).
+
+The data folder is platformdirs' ``user_data_dir("icml2026", appauthor=False)``.
+On Linux that is the XDG rule, which this module computes itself rather than
+import platformdirs on every start (it loads ``tempfile``, ``shutil``, ``random`` …):
+``$XDG_DATA_HOME/icml2026`` when that variable holds an absolute path, else
+``~/.local/share/icml2026`` with ``~`` the non-empty ``$HOME``.  Anything else (another
+platform, no usable ``$HOME``) asks platformdirs; ``tests/test_update_paths.py``
+compares the two under each of these cases.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 ENV_DIR = "ICML2026_DATA_DIR"
 PROCEEDINGS = "pmlr-v306"
+APP = "icml2026"
 ENABLED = True  # the CLI's --no-corrections sets this to False for one run
 
 
@@ -19,9 +29,26 @@ def data_folder() -> Path:
     override = os.environ.get(ENV_DIR)
     if override:
         return Path(override)
-    import platformdirs  # only without the override: tests and CI never need it
+    found = xdg_data_folder()
+    if found is not None:
+        return Path(found)
+    import platformdirs  # other platforms, or no $HOME
 
-    return Path(platformdirs.user_data_dir("icml2026", appauthor=False))
+    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+
+
+def xdg_data_folder() -> str | None:
+    """platformdirs' answer on Linux, without platformdirs; None where this module does not
+    compute it (another platform, ``$HOME`` unset or empty)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    base = os.environ.get("XDG_DATA_HOME", "")
+    if not base.startswith("/"):  # unset, empty or relative: the XDG specification's default
+        home = os.environ.get("HOME", "")
+        if not home:
+            return None
+        base = os.path.expanduser("~/.local/share")
+    return os.path.join(base, APP)
 
 
 def layer_path() -> Path:
