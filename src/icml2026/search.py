@@ -40,7 +40,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, repeat
 from operator import add
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 from .model import Paper
 from .text import COMBINING_MARKS, EXTRA_LETTERS
@@ -348,36 +348,26 @@ def check_query(text: str, what: str) -> None:
 
 
 # -- identifiers and URLs -------------------------------------------------
-_ARXIV = re.compile(r"(?:arxiv:)?(\d{4}\.\d{4,5})(v\d+)?(?:\.pdf)?", re.IGNORECASE)
-_PMLR_PATH = re.compile(r"/v(\d+)/([a-z0-9-]+?)(?:\.html|\.pdf|/\2\.pdf)?/?")
-
-
 def identifier_candidates(query: str) -> Iterator[tuple[str, int | None]]:
-    """Keys that *query* may stand for, each with the PMLR volume it names (or None)."""
+    """Keys that *query* may stand for, each with the PMLR volume it names (or None).
+
+    The identifiers are read by :mod:`icml2026.identifiers`, as import and fix read them."""
+    from .identifiers import parse_arxiv, parse_doi, parse_openreview, parse_pmlr_url
+
     yield query, None
     yield query.lower(), None
-    arxiv = _ARXIV.fullmatch(query)
-    if arxiv:
-        yield arxiv.group(1), None
-        yield arxiv.group(1) + (arxiv.group(2) or ""), None
-    if query.lower().startswith("doi:"):
-        yield query[4:], None
+    if arxiv := parse_arxiv(query):
+        yield arxiv.id, None
+        if arxiv.version:
+            yield str(arxiv), None
+    if (doi := parse_doi(query)) and doi != query:
+        yield doi, None
     if "/" not in query:
         return
-    url = urlsplit(query if "//" in query else "//" + query)
-    host = (url.hostname or "").removeprefix("www.")
-    if host == "openreview.net":
-        yield from ((v, None) for v in parse_qs(url.query).get("id", ()))
-    elif host == "proceedings.mlr.press":
-        pmlr = _PMLR_PATH.fullmatch(url.path)
-        if pmlr:
-            yield pmlr.group(2), int(pmlr.group(1))
-    elif host in ("arxiv.org", "export.arxiv.org"):
-        arxiv = _ARXIV.fullmatch(url.path.rstrip("/").rpartition("/")[2])
-        if arxiv:
-            yield arxiv.group(1), None
-    elif host in ("doi.org", "dx.doi.org"):
-        yield url.path.lstrip("/"), None
+    if (openreview := parse_openreview(query)) and openreview != query:
+        yield openreview, None
+    if pmlr := parse_pmlr_url(query):
+        yield pmlr.id, pmlr.volume
 
 
 def url_key(url: str) -> str:

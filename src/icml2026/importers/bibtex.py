@@ -85,8 +85,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..bibtex.names import split_names
 from ..collection import PaperCollection
 from ..errors import DataError
+from ..identifiers import PMLR_ID, parse_arxiv, parse_doi, parse_openreview, parse_pmlr_key
 from ..keys import FUNCTION_WORDS, ascii_token, unique_key
 from ..latex import decode, decode_title, normalize_space, unknown_macros
 from ..markup import Segment, from_segments, parse, to_plain
@@ -132,17 +134,11 @@ PAPER_TYPES = frozenset({"inproceedings", "conference", "article", "incollection
 _PAGES = re.compile(r"^\s*([0-9]{1,9})\s*(?:(?:-+|\u2013|\u2014)\s*([0-9]{1,9})\s*)?$")
 _NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII digits: '²⁰²⁶'.isdigit() is true, int() fails
 _HTML_TAG = re.compile(r"<(/?)(em|i|b|strong)\s*>", re.IGNORECASE)
-_OPENREVIEW_ID = re.compile(r"[?&]id=([^&#\s]+)")
 _SLUG = re.compile(r"[^a-z0-9]+")
-# The shapes schema/paper.schema.json accepts; a value that does not fit is not imported.
-PMLR_ID = re.compile(r"[a-z0-9][a-z0-9-]*[0-9]{2}[a-z]*")
-OPENREVIEW_ID = re.compile(r"[A-Za-z0-9_-]{6,20}")
-ARXIV_ID = re.compile(r"(?:arxiv:)?([0-9]{4}\.[0-9]{4,5})(?:v[0-9]+)?", re.IGNORECASE)
-DOI = re.compile(r"10\.[0-9]{4,9}/\S+")
+# The shapes schema/paper.schema.json accepts; a value that does not fit is not imported
+# (the identifiers' shapes are icml2026.identifiers').
 URL = re.compile(r"https?://[^\s\"<>{}|\\^`]+")
 ALIAS_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9:_.-]*")
-# Keys of PMLR's published bibliography (proceedings.mlr.press/vNNN/assets/bib/bibliography.bib).
-PUBLISHED_KEY = re.compile(r"pmlr-v[0-9]+-(" + PMLR_ID.pattern + ")")
 _NAME_FORBIDDEN = re.compile(r"[\x00-\x1f\x7f{}\\$]")
 
 
@@ -358,7 +354,7 @@ def _published_pmlr_ids(ctx: _Context, papers: list[tuple[Paper, RawEntry]]) -> 
     from ..pmlr import assign_ids
 
     header = ctx.header
-    numbered = [(p, e) for p, e in papers if p.identifiers.pmlr and not PUBLISHED_KEY.fullmatch(e.key or "")]
+    numbered = [(p, e) for p, e in papers if p.identifiers.pmlr and not parse_pmlr_key(e.key or "")]
     if header is None or not header.id.startswith("pmlr-v") or not numbered:
         return papers
     published = header.published or ""
@@ -563,10 +559,10 @@ class _Record:
 def _paper(ctx: _Context, key: str, fields: Mapping[str, str]) -> Paper:
     proc = _proceedings_for(ctx, fields)
     rec = _Record()
-    published = PUBLISHED_KEY.fullmatch(key)  # pmlr-v306-li26d: PMLR's published bibliography
+    published = parse_pmlr_key(key)  # pmlr-v306-li26d: PMLR's published bibliography
     pmlr = (proc.id.startswith("pmlr-v") and ctx.header is not None and PMLR_ID.fullmatch(key) is not None
             and len(key) <= 80)  # the schema's longest PMLR id
-    pmlr_id = published.group(1) if published else key if pmlr else None
+    pmlr_id = published.id if published else key if pmlr else None
     paper_id = key if published else f"{proc.id}-{key}" if pmlr else f"bibtex-{_key_slug(key)}"
     if "title" in fields:
         title, ranges = decode_title(fields["title"])
@@ -629,11 +625,10 @@ def _identifiers_and_links(rec: _Record, pmlr_id: str | None, fields: Mapping[st
             rec.provenance[f"{prefix}/{name}"] = "bibtex"
 
     put(ids, "pmlr", pmlr_id, "/identifiers")
-    openreview = _checked(rec, "openreview", _openreview_id(fields.get("openreview", "")), OPENREVIEW_ID)
+    openreview = _identifier(rec, "openreview", fields, parse_openreview)
     put(ids, "openreview", openreview, "/identifiers")
     put(ids, "arxiv", _arxiv_id(rec, fields), "/identifiers")
-    doi = normalize_space(fields.get("doi", "")).removeprefix("https://doi.org/").removeprefix("doi:")
-    put(ids, "doi", _checked(rec, "doi", doi, DOI), "/identifiers")
+    put(ids, "doi", _identifier(rec, "doi", fields, parse_doi), "/identifiers")
     put(links, "proceedings", _checked(rec, "url", _opt_verbatim(fields, "url"), URL), "/links")
     put(links, "pdf", _checked(rec, "pdf", _opt_verbatim(fields, "pdf"), URL), "/links")
     if openreview:
@@ -755,12 +750,15 @@ def _language(fields: Mapping[str, str]) -> str:
     return names.get(value, value if re.fullmatch(r"[a-z]{2}", value) else "en")
 
 
-def _openreview_id(value: str) -> str | None:
-    value = normalize_space(value)
+def _identifier(rec: _Record, name: str, fields: Mapping[str, str], read: Callable[[str], str | None]) -> str | None:
+    """The identifier the field *name* is (an id or its link); None, with a note, when it is none."""
+    value = normalize_space(fields.get(name, ""))
     if not value:
         return None
-    match = _OPENREVIEW_ID.search(value)
-    return match.group(1) if match else value
+    found = read(value)
+    if found is None:
+        rec.notes.append(f"The entry's {name} field {_quote(value)} is not a valid {name}; not imported.")
+    return found
 
 
 def _arxiv_id(rec: _Record, fields: Mapping[str, str]) -> str | None:
@@ -768,12 +766,12 @@ def _arxiv_id(rec: _Record, fields: Mapping[str, str]) -> str | None:
     eprint = normalize_space(fields.get("eprint", ""))
     if kind != "arxiv" or not eprint:
         return None
-    match = ARXIV_ID.fullmatch(eprint)
-    if match is None:
+    arxiv = parse_arxiv(eprint)
+    if arxiv is None or not arxiv.new_style:
         rec.notes.append(f"The entry's eprint {_quote(eprint)} is not a new-style arXiv id; not imported.")
         rec.provenance["/notes"] = "derived"
         return None
-    return match.group(1)
+    return arxiv.id
 
 
 def _checked(rec: _Record, name: str, value: str | None, shape: re.Pattern[str]) -> str | None:
@@ -813,23 +811,6 @@ def _quote(value: str) -> str:
 
 
 # --------------------------------------------------------------------------- names
-
-def split_names(field_value: str) -> list[str]:
-    """Split an author/editor field on ``and`` at brace depth 0 (case-insensitive, as BibTeX)."""
-    names, depth, start = [], 0, 0
-    words = re.finditer(r"[{}]|\s+and\s+", field_value, re.IGNORECASE)
-    for match in words:
-        token = match.group(0)
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            names.append(field_value[start:match.start()])
-            start = match.end()
-    names.append(field_value[start:])
-    return [n.strip() for n in names if n.strip()]
-
 
 def _people(field_value: str) -> tuple[list[Person], bool]:
     """Persons of an author/editor field, and whether the list is complete (no ``and others``)."""

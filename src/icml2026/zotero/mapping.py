@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..exporters.plain import plain_text
+from ..identifiers import parse_openreview, parse_pmlr_url
 from ..markup import MarkupError
 from ..model import Paper, Person
 from ..text import folded_words
@@ -393,11 +394,6 @@ def merge(paper: Paper, item: Mapping[str, Any] | Remote, fields: frozenset[str]
 
 # -- finding an item the user added by hand ------------------------------------------------
 
-_OPENREVIEW_URL = re.compile(r"^(?:https?://)?(?:www\.)?openreview\.net/(?:forum|pdf)\?(?:.*&)?id=([\w-]+)", re.IGNORECASE)
-_PMLR_URL = re.compile(r"^(?:https?://)?proceedings\.mlr\.press/v(\d+)/([\w-]+?)(?:\.html|\.pdf|/[\w-]+\.pdf)?/?$",
-                       re.IGNORECASE)
-
-
 # Zotero's rich text in titles (what its editor writes for italics and the like).
 _ZOTERO_TAG = re.compile(r"</?(?:i|b|sub|sup|sc|span)\b[^<>]*>", re.IGNORECASE)
 
@@ -442,10 +438,12 @@ def item_identity(data: Mapping[str, Any]) -> set[tuple[str, str]]:
             found.add(("id", line[len("icml2026-id: "):].strip()))
     for name in ("url", "DOI"):
         url = str(data.get(name) or "").strip()
-        if match := _OPENREVIEW_URL.match(url):
-            found.add(("openreview", match.group(1)))
-        if match := _PMLR_URL.match(url):
-            found.add(("pmlr", f"v{match.group(1)}/{match.group(2)}"))
+        if "/" not in url:  # a link, not a bare id (an OpenReview id alone is no URL)
+            continue
+        if openreview := parse_openreview(url):
+            found.add(("openreview", openreview))
+        if pmlr := parse_pmlr_url(url):
+            found.add(("pmlr", f"v{pmlr.volume}/{pmlr.id}"))
     title = normal_title(_math_as_unicode(item_title(data)))
     if title:
         found.add(("title", title))
