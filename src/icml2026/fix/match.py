@@ -31,11 +31,21 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any, TypeVar, overload
 
+from ..bibtex.names import split_names
+from ..identifiers import (
+    find_arxiv,
+    find_doi,
+    find_openreview,
+    find_pmlr,
+    is_arxiv_doi,
+    parse_openreview,
+    parse_pmlr_key,
+    without_arxiv_ids,
+)
 from ..latex import decode_plain
 from ..markup import to_plain
 from ..model import Paper, Person
@@ -55,15 +65,6 @@ EARLIEST_YEAR, LATEST_YEAR = 2024, 2026
 _PARTS = re.compile(r"\s*(?::|\?(?=\s))\s*|\s+(?:[\u2013\u2014]|-{1,3})\s+")
 _ANNOTATION = re.compile(r"\s*\((?=[^()]*(?:arxiv|title|submission|openreview|version|v\d))[^()]*\)\s*$",
                          re.IGNORECASE)
-_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf|attachment)\?(?:[^\s{}]*&)?id=([A-Za-z0-9_-]{6,20})")
-_PMLR_URL = re.compile(r"(?:proceedings\.mlr\.press/|mlresearch/)v(\d+)/(?:[^\s{}]*?/)??"
-                       r"(?:assets/)?([a-z0-9][a-z0-9-]*[0-9]{2}[a-z]*)(?=[./\s}]|$)")
-_PMLR_KEY = re.compile(r"pmlr-v(\d+)-([a-z0-9][a-z0-9-]*[0-9]{2}[a-z]*)")
-_ARXIV = re.compile(r"(?:arxiv\.org/(?:abs|pdf)/|arxiv[.:]\s*|^\s*)([0-9]{4}\.[0-9]{4,5})(?:v\d+)?",
-                    re.IGNORECASE)
-_ARXIV_ID = re.compile(r"\d{4}\.\d{4,5}(?:v\d+)?")
-_DOI = re.compile(r"10\.\d{4,9}/\S+")
-_ARXIV_DOI = re.compile(r"10\.48550/arxiv\.([0-9]{4}\.[0-9]{4,5})", re.IGNORECASE)
 _OK_VENUE = re.compile(r"\b(?:icml|international conference on machine learning(?! (?:and|for|in)\b)|"
                        r"forty[- ]third|43rd|arxiv|corr|preprint|openreview|pmlr|proceedings of machine "
                        r"learning research|submitted|under review|to appear|in press)\b")
@@ -167,25 +168,9 @@ def _split_comma(name: str) -> list[str]:
     return [p for p in name.split(",")] if "," in name else [name]
 
 
-def split_names(value: str) -> list[str]:
-    """An author field split on ``and`` at brace depth 0 (as BibTeX does)."""
-    names, depth, start = [], 0, 0
-    for match in re.finditer(r"[{}]|\s+and\s+", value, re.IGNORECASE):
-        token = match.group()
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            names.append(value[start:match.start()])
-            start = match.end()
-    names.append(value[start:])
-    return [n.strip() for n in names if n.strip()]
-
-
 def venue_text(value: str) -> str:
     """A field naming a venue, folded to words (arXiv ids removed: "2001.01234" is no year)."""
-    return " ".join(folded_words(_ARXIV_ID.sub(" ", latex_plain(value))))
+    return " ".join(folded_words(without_arxiv_ids(latex_plain(value))))
 
 
 def with_inherited(entry: Block, by_key: dict[str, Block]) -> Block:
@@ -224,13 +209,12 @@ def claims_icml2026(entry: Block, volume: int | None) -> str | None:
     if volume is not None and entry.get("volume").strip() == str(volume) and any(
             _ICML.search(venue_text(entry.get(n))) for n in ("series", "booktitle", "publisher", "journal")):
         return f"volume = {volume}"
-    key = _PMLR_KEY.fullmatch(entry.key or "")
-    if key and int(key.group(1)) == volume:
+    key = parse_pmlr_key(entry.key or "")
+    if key and key.volume == volume:
         return f"its key {entry.key}"
     for name in _LINK_FIELDS:
-        for match in _PMLR_URL.finditer(entry.get(name)):
-            if int(match.group(1)) == volume:
-                return f"{name} links PMLR volume {volume}"
+        if any(pmlr.volume == volume for pmlr in find_pmlr(entry.get(name))):
+            return f"{name} links PMLR volume {volume}"
     return None
 
 
@@ -256,117 +240,42 @@ def other_venue(entry: Block, volume: int | None) -> tuple[str, str] | None:
 
 # --------------------------------------------------------------------------- the index
 
-_T = TypeVar("_T")
-
-
+@dataclass(frozen=True, slots=True)
 class _Known:
-    """One paper of the index: its OpenReview id, its authors' family-name keys and the paper.
-
-    A prebuilt index (:mod:`icml2026.fix.prebuilt`) reads the paper from the packaged data,
-    and makes the family-name keys from the stored ones, only when they are asked for."""
-
-    __slots__ = ("_paper", "_read", "_span", "_families", "_stored", "openreview")
-
-    def __init__(self, openreview: str | None, paper: Paper | None = None, *,
-                 read: Callable[[int, int], Paper] | None = None, span: tuple[int, int] = (0, 0),
-                 families: Sequence[Sequence[str]] | None = None) -> None:
-        self.openreview = openreview
-        self._paper = paper
-        self._read = read
-        self._span = span
-        self._stored = families
-        self._families: tuple[frozenset[str], ...] | None = None
-
-    @property
-    def paper(self) -> Paper:
-        if self._paper is None:
-            assert self._read is not None
-            self._paper = self._read(*self._span)
-        return self._paper
+    paper: Paper
+    title: TitleKeys
+    alternatives: tuple[TitleKeys, ...]  # former titles
+    openreview: str | None
 
     @property
     def families(self) -> tuple[frozenset[str], ...]:
-        """Family-name keys of the authors: made when a title needs confirming (start-up time)."""
-        if self._families is None:
-            if self._stored is not None:
-                self._families = tuple(frozenset(keys) for keys in self._stored)
-            else:
-                self._families = tuple(family_keys(a) for a in self.paper.authors)
-        return self._families
-
-
-class _Lazy(Sequence[_T]):
-    """A list whose items are made from stored rows when first asked for."""
-
-    __slots__ = ("_rows", "_made", "_make")
-
-    def __init__(self, rows: Sequence[Any], make: Callable[[Any], _T]) -> None:
-        self._rows = rows
-        self._made: list[_T | None] = [None] * len(rows)
-        self._make = make
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    @overload
-    def __getitem__(self, n: int) -> _T: ...
-
-    @overload
-    def __getitem__(self, n: slice) -> list[_T]: ...
-
-    def __getitem__(self, n: int | slice) -> _T | list[_T]:
-        if isinstance(n, slice):
-            return [self[i] for i in range(*n.indices(len(self)))]
-        made = self._made[n]
-        if made is None:
-            made = self._made[n] = self._make(self._rows[n])
-        return made
-
-    def __iter__(self) -> Iterator[_T]:
-        return (self[n] for n in range(len(self._rows)))
-
-
-def _put(table: dict[str, list[int]], key: str, n: int) -> None:
-    """Add paper *n* under *key* (papers come in ascending order: each list stays sorted, unique)."""
-    found = table.get(key)
-    if found is None:
-        table[key] = [n]
-    elif found[-1] != n:
-        found.append(n)
+        """Family-name keys of the authors: computed when a title needs confirming (start-up time)."""
+        return tuple(family_keys(a) for a in self.paper.authors)
 
 
 class Index:
-    """Look-up tables over the papers (folded titles → papers, identifiers, word postings).
+    """Look-up tables over the papers, built once (folded titles → papers, word postings)."""
 
-    Built from papers, or read back from :meth:`tables` (the packaged volume's, prebuilt by
-    the data build: :mod:`icml2026.fix.prebuilt`), in which case a paper is loaded only when
-    an entry names it."""
-
-    def __init__(self, papers: Iterable[Paper] = ()) -> None:
-        self.known: Sequence[_Known] = []
+    def __init__(self, papers: Iterable[Paper]) -> None:
+        self.known: list[_Known] = []
         self.by_openreview: dict[str, int] = {}
         self.by_pmlr: dict[str, int] = {}
         self.by_arxiv: dict[str, int] = {}
-        self.exact: dict[str, list[int]] = {}  # whole-title keys (full, unprefixed, former)
-        self.by_parts: dict[str, list[int]] = {}  # a title's sorted parts, joined by spaces
-        self.by_first: dict[str, list[int]] = {}  # a paper's title without its subtitle
+        self.exact: dict[str, set[int]] = {}  # whole-title keys (full, unprefixed, former)
+        self.by_parts: dict[tuple[str, ...], set[int]] = {}
+        self.by_first: dict[str, set[int]] = {}  # a paper's title without its subtitle
         self.postings: dict[str, list[int]] = {}
-        self.wordsets: Sequence[frozenset[str]] = []
+        self.wordsets: list[frozenset[str]] = []
         self.df: dict[str, int] = {}
         self._by_word: dict[str, list[int]] | None = None  # every title word → titles (built on demand)
         self.volume: int | None = None
-        self.positions: list[int] = []  # where each indexed paper is in *papers* (:meth:`tables`)
-        known: list[_Known] = []
-        wordsets: list[frozenset[str]] = []
-        for position, paper in enumerate(papers):
+        for paper in papers:
             if paper.is_complete and paper.title and paper.authors:
-                self._add(paper, known, wordsets)
-                self.positions.append(position)
-        self.known, self.wordsets = known, wordsets
+                self._add(paper)
         self._index_prefixes()
 
-    def _add(self, paper: Paper, known: list[_Known], wordsets: list[frozenset[str]]) -> None:
-        n = len(known)
+    def _add(self, paper: Paper) -> None:
+        n = len(self.known)
         title = title_keys(to_plain(paper.title or ""))
         former = []
         if "$" in (paper.title or ""):  # math as people write it outside LaTeX: "τ²-Bench"
@@ -380,7 +289,7 @@ class Index:
             if bare != plain:
                 former.append(title_keys(bare))
         ids = paper.identifiers
-        known.append(_Known(ids.openreview, paper))
+        self.known.append(_Known(paper, title, tuple(former), ids.openreview))
         self.volume = self.volume or paper.proceedings.volume
         if ids.openreview:
             self.by_openreview.setdefault(ids.openreview, n)
@@ -391,50 +300,26 @@ class Index:
             if pmlr:
                 self.by_pmlr.setdefault(pmlr, n)
         for keys in (title, *former):
-            _put(self.exact, keys.full, n)
+            self.exact.setdefault(keys.full, set()).add(n)
             if keys.unprefixed:
-                _put(self.exact, keys.unprefixed, n)
+                self.exact.setdefault(keys.unprefixed, set()).add(n)
             if keys.parts:
-                _put(self.by_parts, " ".join(keys.parts), n)
+                self.by_parts.setdefault(keys.parts, set()).add(n)
             if keys.first:
-                _put(self.by_first, keys.first, n)
-        wordsets.append(frozenset(title.words))
-
-    def tables(self, spans: Sequence[tuple[int, int]]) -> dict[str, Any]:
-        """The index as JSON-ready tables; *spans*: ``(offset, length)`` of each paper given to
-        the index, in its order, in the file :meth:`from_tables` will read papers from."""
-        rows = [[*spans[position], known.openreview, [sorted(keys) for keys in known.families],
-                 " ".join(sorted(words))]
-                for position, known, words in zip(self.positions, self.known, self.wordsets)]
-        return {"volume": self.volume, "papers": rows, "by_openreview": self.by_openreview,
-                "by_pmlr": self.by_pmlr, "by_arxiv": self.by_arxiv, "exact": self.exact,
-                "by_parts": self.by_parts, "by_first": self.by_first, "postings": self.postings, "df": self.df}
-
-    @classmethod
-    def from_tables(cls, tables: dict[str, Any], read: Callable[[int, int], Paper]) -> Index:
-        """The index of :meth:`tables`; *read* ``(offset, length)`` gives a paper when one is needed."""
-        index = cls()
-        rows = tables["papers"]
-        index.known = _Lazy(rows, lambda row: _Known(row[2], read=read, span=(row[0], row[1]), families=row[3]))
-        index.wordsets = _Lazy(rows, lambda row: frozenset(row[4].split()))
-        index.volume = tables["volume"]
-        index.by_openreview, index.by_pmlr, index.by_arxiv = (
-            tables["by_openreview"], tables["by_pmlr"], tables["by_arxiv"])
-        index.exact, index.by_parts, index.by_first = tables["exact"], tables["by_parts"], tables["by_first"]
-        index.postings, index.df = tables["postings"], tables["df"]
-        return index
+                self.by_first.setdefault(keys.first, set()).add(n)
+        self.wordsets.append(frozenset(title.words))
 
     def title_candidates(self, keys: TitleKeys) -> set[int]:
         """Papers whose title (or former title) is this one up to the tolerated differences."""
         found = set(self.exact.get(keys.full, ()))
         if keys.unprefixed:
-            found.update(self.exact.get(keys.unprefixed, ()))
+            found |= self.exact.get(keys.unprefixed, set())
         if keys.parts:
-            found.update(self.by_parts.get(" ".join(keys.parts), ()))
+            found |= self.by_parts.get(keys.parts, set())
         if len(keys.words) >= MIN_PART_WORDS:
-            found.update(self.by_first.get(keys.full, ()))  # the entry dropped the subtitle
+            found |= self.by_first.get(keys.full, set())  # the entry dropped the subtitle
         if keys.first:
-            found.update(self.exact.get(keys.first, ()))  # the entry added a subtitle
+            found |= self.exact.get(keys.first, set())  # the entry added a subtitle
         return found
 
     def _index_prefixes(self) -> None:
@@ -532,24 +417,19 @@ class Matcher:
     def identifiers(self, entry: Block) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         volume = self.index.volume
-        openreview = entry.get("openreview").strip()
+        openreview = parse_openreview(entry.get("openreview"))  # a value that is no id is no evidence
         if openreview:
-            match = _OPENREVIEW.search(openreview)
-            found.append(("openreview", match.group(1) if match else openreview))
-        key = _PMLR_KEY.fullmatch(entry.key or "")
-        if key and int(key.group(1)) == volume:
-            found.append(("pmlr", key.group(2)))
+            found.append(("openreview", openreview))
+        key = parse_pmlr_key(entry.key or "")
+        if key and key.volume == volume:
+            found.append(("pmlr", key.id))
         for name in _LINK_FIELDS:
             value = entry.get(name)
             if not value:
                 continue
-            found.extend(("openreview", m.group(1)) for m in _OPENREVIEW.finditer(value))
-            found.extend(("pmlr", m.group(2)) for m in _PMLR_URL.finditer(value)
-                         if int(m.group(1)) == volume)
-            found.extend(("arxiv", m.group(1)) for m in _ARXIV_DOI.finditer(value))
-            if name in ("eprint", "journal", "url", "howpublished", "note", "pdf"):
-                found.extend(("arxiv", m.group(1)) for m in _ARXIV.finditer(value)
-                             if name == "eprint" or m.group(0).lower().lstrip().startswith("arxiv"))
+            found.extend(("openreview", m) for m in find_openreview(value))
+            found.extend(("pmlr", m.id) for m in find_pmlr(value) if m.volume == volume)
+            found.extend(("arxiv", m.id) for m in find_arxiv(value, bare=name == "eprint") if m.new_style)
         return found
 
     def _identified(self, entry: Block, hits: dict[int, list[str]], keys: TitleKeys | None,
@@ -576,7 +456,7 @@ class Matcher:
         if n in self.index.title_candidates(keys):
             return True
         words = set(keys.words)
-        other = self.index.wordsets[n]
+        other = set(self.index.known[n].title.words)
         return bool(words) and 2 * len(words & other) >= len(words | other)
 
     # -- titles -------------------------------------------------------------
@@ -627,13 +507,13 @@ class Matcher:
             if kind == "openreview" and value != known.openreview:
                 return f"its OpenReview id {value} is not that paper's"
         for name in _LINK_FIELDS:
-            for match in _PMLR_URL.finditer(entry.get(name)):
-                if int(match.group(1)) != self.index.volume:
-                    return f"it links PMLR volume {match.group(1)}"
+            for pmlr in find_pmlr(entry.get(name)):
+                if pmlr.volume != self.index.volume:
+                    return f"it links PMLR volume {pmlr.volume}"
         for name in ("doi", "url"):
-            doi = _DOI.search(entry.get(name))
-            if doi and not _ARXIV_DOI.match(doi.group()):
-                return f"it has a DOI ({doi.group()}), which ICML 2026 papers do not"
+            doi = next(find_doi(entry.get(name)), None)
+            if doi and not is_arxiv_doi(doi):
+                return f"it has a DOI ({doi}), which ICML 2026 papers do not"
         return None
 
 
