@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any, TypeVar, overload
 
 from ..bibtex.names import split_names
 from ..identifiers import (
@@ -240,42 +241,117 @@ def other_venue(entry: Block, volume: int | None) -> tuple[str, str] | None:
 
 # --------------------------------------------------------------------------- the index
 
-@dataclass(frozen=True, slots=True)
+_T = TypeVar("_T")
+
+
 class _Known:
-    paper: Paper
-    title: TitleKeys
-    alternatives: tuple[TitleKeys, ...]  # former titles
-    openreview: str | None
+    """One paper of the index: its OpenReview id, its authors' family-name keys and the paper.
+
+    A prebuilt index (:mod:`icml2026.fix.prebuilt`) reads the paper from the packaged data,
+    and makes the family-name keys from the stored ones, only when they are asked for."""
+
+    __slots__ = ("_paper", "_read", "_span", "_families", "_stored", "openreview")
+
+    def __init__(self, openreview: str | None, paper: Paper | None = None, *,
+                 read: Callable[[int, int], Paper] | None = None, span: tuple[int, int] = (0, 0),
+                 families: Sequence[Sequence[str]] | None = None) -> None:
+        self.openreview = openreview
+        self._paper = paper
+        self._read = read
+        self._span = span
+        self._stored = families
+        self._families: tuple[frozenset[str], ...] | None = None
+
+    @property
+    def paper(self) -> Paper:
+        if self._paper is None:
+            assert self._read is not None
+            self._paper = self._read(*self._span)
+        return self._paper
 
     @property
     def families(self) -> tuple[frozenset[str], ...]:
-        """Family-name keys of the authors: computed when a title needs confirming (start-up time)."""
-        return tuple(family_keys(a) for a in self.paper.authors)
+        """Family-name keys of the authors: made when a title needs confirming (start-up time)."""
+        if self._families is None:
+            if self._stored is not None:
+                self._families = tuple(frozenset(keys) for keys in self._stored)
+            else:
+                self._families = tuple(family_keys(a) for a in self.paper.authors)
+        return self._families
+
+
+class _Lazy(Sequence[_T]):
+    """A list whose items are made from stored rows when first asked for."""
+
+    __slots__ = ("_rows", "_made", "_make")
+
+    def __init__(self, rows: Sequence[Any], make: Callable[[Any], _T]) -> None:
+        self._rows = rows
+        self._made: list[_T | None] = [None] * len(rows)
+        self._make = make
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, n: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, n: slice) -> list[_T]: ...
+
+    def __getitem__(self, n: int | slice) -> _T | list[_T]:
+        if isinstance(n, slice):
+            return [self[i] for i in range(*n.indices(len(self)))]
+        made = self._made[n]
+        if made is None:
+            made = self._made[n] = self._make(self._rows[n])
+        return made
+
+    def __iter__(self) -> Iterator[_T]:
+        return (self[n] for n in range(len(self._rows)))
+
+
+def _put(table: dict[str, list[int]], key: str, n: int) -> None:
+    """Add paper *n* under *key* (papers come in ascending order: each list stays sorted, unique)."""
+    found = table.get(key)
+    if found is None:
+        table[key] = [n]
+    elif found[-1] != n:
+        found.append(n)
 
 
 class Index:
-    """Look-up tables over the papers, built once (folded titles → papers, word postings)."""
+    """Look-up tables over the papers (folded titles → papers, identifiers, word postings).
 
-    def __init__(self, papers: Iterable[Paper]) -> None:
-        self.known: list[_Known] = []
+    Built from papers, or read back from :meth:`tables` (the packaged volume's, prebuilt by
+    the data build: :mod:`icml2026.fix.prebuilt`), in which case a paper is loaded only when
+    an entry names it."""
+
+    def __init__(self, papers: Iterable[Paper] = ()) -> None:
+        self.known: Sequence[_Known] = []
         self.by_openreview: dict[str, int] = {}
         self.by_pmlr: dict[str, int] = {}
         self.by_arxiv: dict[str, int] = {}
-        self.exact: dict[str, set[int]] = {}  # whole-title keys (full, unprefixed, former)
-        self.by_parts: dict[tuple[str, ...], set[int]] = {}
-        self.by_first: dict[str, set[int]] = {}  # a paper's title without its subtitle
+        self.exact: dict[str, list[int]] = {}  # whole-title keys (full, unprefixed, former)
+        self.by_parts: dict[str, list[int]] = {}  # a title's sorted parts, joined by spaces
+        self.by_first: dict[str, list[int]] = {}  # a paper's title without its subtitle
         self.postings: dict[str, list[int]] = {}
-        self.wordsets: list[frozenset[str]] = []
+        self.wordsets: Sequence[frozenset[str]] = []
         self.df: dict[str, int] = {}
         self._by_word: dict[str, list[int]] | None = None  # every title word → titles (built on demand)
         self.volume: int | None = None
-        for paper in papers:
+        self.positions: list[int] = []  # where each indexed paper is in *papers* (:meth:`tables`)
+        known: list[_Known] = []
+        wordsets: list[frozenset[str]] = []
+        for position, paper in enumerate(papers):
             if paper.is_complete and paper.title and paper.authors:
-                self._add(paper)
+                self._add(paper, known, wordsets)
+                self.positions.append(position)
+        self.known, self.wordsets = known, wordsets
         self._index_prefixes()
 
-    def _add(self, paper: Paper) -> None:
-        n = len(self.known)
+    def _add(self, paper: Paper, known: list[_Known], wordsets: list[frozenset[str]]) -> None:
+        n = len(known)
         title = title_keys(to_plain(paper.title or ""))
         former = []
         if "$" in (paper.title or ""):  # math as people write it outside LaTeX: "τ²-Bench"
@@ -289,7 +365,7 @@ class Index:
             if bare != plain:
                 former.append(title_keys(bare))
         ids = paper.identifiers
-        self.known.append(_Known(paper, title, tuple(former), ids.openreview))
+        known.append(_Known(ids.openreview, paper))
         self.volume = self.volume or paper.proceedings.volume
         if ids.openreview:
             self.by_openreview.setdefault(ids.openreview, n)
@@ -300,26 +376,50 @@ class Index:
             if pmlr:
                 self.by_pmlr.setdefault(pmlr, n)
         for keys in (title, *former):
-            self.exact.setdefault(keys.full, set()).add(n)
+            _put(self.exact, keys.full, n)
             if keys.unprefixed:
-                self.exact.setdefault(keys.unprefixed, set()).add(n)
+                _put(self.exact, keys.unprefixed, n)
             if keys.parts:
-                self.by_parts.setdefault(keys.parts, set()).add(n)
+                _put(self.by_parts, " ".join(keys.parts), n)
             if keys.first:
-                self.by_first.setdefault(keys.first, set()).add(n)
-        self.wordsets.append(frozenset(title.words))
+                _put(self.by_first, keys.first, n)
+        wordsets.append(frozenset(title.words))
+
+    def tables(self, spans: Sequence[tuple[int, int]]) -> dict[str, Any]:
+        """The index as JSON-ready tables; *spans*: ``(offset, length)`` of each paper given to
+        the index, in its order, in the file :meth:`from_tables` will read papers from."""
+        rows = [[*spans[position], known.openreview, [sorted(keys) for keys in known.families],
+                 " ".join(sorted(words))]
+                for position, known, words in zip(self.positions, self.known, self.wordsets)]
+        return {"volume": self.volume, "papers": rows, "by_openreview": self.by_openreview,
+                "by_pmlr": self.by_pmlr, "by_arxiv": self.by_arxiv, "exact": self.exact,
+                "by_parts": self.by_parts, "by_first": self.by_first, "postings": self.postings, "df": self.df}
+
+    @classmethod
+    def from_tables(cls, tables: dict[str, Any], read: Callable[[int, int], Paper]) -> Index:
+        """The index of :meth:`tables`; *read* ``(offset, length)`` gives a paper when one is needed."""
+        index = cls()
+        rows = tables["papers"]
+        index.known = _Lazy(rows, lambda row: _Known(row[2], read=read, span=(row[0], row[1]), families=row[3]))
+        index.wordsets = _Lazy(rows, lambda row: frozenset(row[4].split()))
+        index.volume = tables["volume"]
+        index.by_openreview, index.by_pmlr, index.by_arxiv = (
+            tables["by_openreview"], tables["by_pmlr"], tables["by_arxiv"])
+        index.exact, index.by_parts, index.by_first = tables["exact"], tables["by_parts"], tables["by_first"]
+        index.postings, index.df = tables["postings"], tables["df"]
+        return index
 
     def title_candidates(self, keys: TitleKeys) -> set[int]:
         """Papers whose title (or former title) is this one up to the tolerated differences."""
         found = set(self.exact.get(keys.full, ()))
         if keys.unprefixed:
-            found |= self.exact.get(keys.unprefixed, set())
+            found.update(self.exact.get(keys.unprefixed, ()))
         if keys.parts:
-            found |= self.by_parts.get(keys.parts, set())
+            found.update(self.by_parts.get(" ".join(keys.parts), ()))
         if len(keys.words) >= MIN_PART_WORDS:
-            found |= self.by_first.get(keys.full, set())  # the entry dropped the subtitle
+            found.update(self.by_first.get(keys.full, ()))  # the entry dropped the subtitle
         if keys.first:
-            found |= self.exact.get(keys.first, set())  # the entry added a subtitle
+            found.update(self.exact.get(keys.first, ()))  # the entry added a subtitle
         return found
 
     def _index_prefixes(self) -> None:
@@ -456,7 +556,7 @@ class Matcher:
         if n in self.index.title_candidates(keys):
             return True
         words = set(keys.words)
-        other = set(self.index.known[n].title.words)
+        other = self.index.wordsets[n]
         return bool(words) and 2 * len(words & other) >= len(words | other)
 
     # -- titles -------------------------------------------------------------
