@@ -140,6 +140,33 @@ def test_stored_index_gives_the_same_results() -> None:
         again.use_search_index(PEOPLE._search_index())
 
 
+def test_index_scanned_in_its_bytes_finds_what_the_built_one_finds(volume: icml2026.PaperCollection) -> None:
+    # icml2026 list opens the stored index as bytes (Index.from_bytes: nothing split or
+    # decoded); the oracle is the index folded from the records themselves.
+    import random
+
+    from icml2026.store import data_dir
+
+    built = icml2026.PaperCollection._ordered(list(volume))._search_index()
+    stored = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume))
+    assert stored is not None
+    rnd = random.Random(27)
+    queries = ["graph neural", "diffusion", "li", "müller", "mueller", "do-shapley", "n’guessan", "chao-han",
+               "quantum boost", "the of", "ø", "zzzz", "graph graph"]
+    for sample in rnd.sample(list(volume), 40):
+        title = (sample.title or "").split()
+        queries.append(" ".join(rnd.sample(title, min(2, len(title)))))
+        queries.append(" ".join(filter(None, (sample.authors[0].given, sample.authors[0].family))))
+    for query in queries:
+        assert stored.rank(query) == built.rank(query), query
+        assert stored.title_prefix(query) == built.title_prefix(query), query
+        if query.strip():
+            assert stored.author_papers(query) == built.author_papers(query), query
+    assert len(stored.rank("graph neural") or [set()] * 4) == 4 and (stored.rank("graph neural") or [set()])[0]
+    assert Index.from_bytes(b"old 0\x1e", len(volume)) is None
+    assert Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume) + 1) is None
+
+
 def test_index_is_built_once_per_collection() -> None:
     papers = icml2026.PaperCollection(RANKED)
     papers.search("diffusion")

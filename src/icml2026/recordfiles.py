@@ -19,7 +19,6 @@ import json
 import os
 import stat
 import sys
-import threading
 from pathlib import Path
 
 from ._record import MutableRecord, OrderedRecord
@@ -303,10 +302,10 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-class _Decoder(threading.local):
-    """A JSON decoder per thread that notes whether the text held a float literal
-    (``2026.0`` passes JSON Schema's "integer"; validation rejects it) and refuses
-    ``NaN``/``Infinity``, which are not JSON."""
+class _Decoder:
+    """A JSON decoder that notes whether the text held a float literal (``2026.0`` passes
+    JSON Schema's "integer"; validation rejects it) and refuses ``NaN``/``Infinity``,
+    which are not JSON.  One per thread (:func:`_decoder`)."""
 
     def __init__(self) -> None:
         self.floats = False
@@ -322,12 +321,24 @@ class _Decoder(threading.local):
         return data, self.floats
 
 
-_DECODER = _Decoder()
+_LOCAL: Any = None  # a threading.local holding each thread's _Decoder, made on first use
+
+
+def _decoder() -> _Decoder:
+    global _LOCAL
+    if _LOCAL is None:
+        import threading  # not at start-up: the one-paper commands never decode a record file here
+
+        _LOCAL = threading.local()
+    found: _Decoder | None = getattr(_LOCAL, "decoder", None)
+    if found is None:
+        found = _LOCAL.decoder = _Decoder()
+    return found
 
 
 def _parse(text: str, where: str, *, with_line: bool) -> Generator[Problem, None, tuple[Any, bool] | None]:
     try:
-        return _DECODER.decode(text)
+        return _decoder().decode(text)
     except json.JSONDecodeError as exc:
         at = f"line {exc.lineno}, column {exc.colno}" if with_line else f"column {exc.colno}"
         yield Problem(where, "-", "", f"invalid JSON: {exc.msg} ({at})")

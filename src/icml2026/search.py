@@ -181,6 +181,73 @@ class Field:
         return bisect_right(self.starts, self._people[person]) - 1
 
 
+class ScanField:
+    """A :class:`Field` of a stored index, searched where it lies in the file's bytes (UTF-8:
+    a needle's bytes match exactly where its text does): nothing is split, decoded or
+    copied when the index is opened.  A hit's paper is the count of paper separators
+    before it, counted from the previous hit, so one search is one pass over the field."""
+
+    __slots__ = ("_paper_of", "data", "end", "start")
+
+    def __init__(self, data: bytes, start: int, end: int) -> None:
+        self.data, self.start, self.end = data, start, end
+        self._paper_of: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return self.data.count(_PAPER_BYTE, self.start, self.end) - 1
+
+    @property
+    def text(self) -> str:
+        return self.data[self.start:self.end].decode("utf-8")
+
+    def _find(self, needle: bytes | re.Pattern[bytes], at: int) -> int:
+        if isinstance(needle, bytes):
+            return self.data.find(needle, at, self.end)
+        match = needle.search(self.data, at, self.end)
+        return match.start() if match else -1
+
+    def papers(self, needle: str | re.Pattern[str]) -> set[int]:
+        data, end, wanted = self.data, self.end, _as_bytes(needle)
+        found: set[int] = set()
+        pos, before = self.start, 0  # before: paper separators in [start, pos)
+        at = self._find(wanted, pos)
+        while at >= 0:
+            before += data.count(_PAPER_BYTE, pos, at + 1)
+            found.add(before - 1)
+            pos = data.find(_PAPER_BYTE, at + 1, end)  # the next paper's separator
+            if pos < 0:
+                break
+            at = self._find(wanted, pos)
+        return found
+
+    def people(self, needle: str) -> set[int]:
+        data, wanted = self.data, needle.encode("utf-8")
+        found: set[int] = set()
+        pos, papers, people = self.start, 0, 0  # separators in [start, pos)
+        at = data.find(wanted, pos, self.end)
+        while at >= 0:
+            paper_seps = data.count(_PAPER_BYTE, pos, at + 1)
+            papers += paper_seps
+            people += paper_seps + data.count(_PERSON_BYTE, pos, at + 1)
+            found.add(people - 1)
+            self._paper_of[people - 1] = papers - 1
+            pos = at + 1
+            at = data.find(wanted, pos, self.end)
+        return found
+
+    def paper_of_person(self, person: int) -> int:
+        return self._paper_of[person]
+
+
+_PAPER_BYTE, _PERSON_BYTE = PAPER.encode(), PERSON.encode()
+
+
+def _as_bytes(needle: str | re.Pattern[str]) -> bytes | re.Pattern[bytes]:
+    if isinstance(needle, str):
+        return needle.encode("utf-8")
+    return re.compile(needle.pattern.encode("utf-8"))
+
+
 def _has_control(text: str) -> bool:
     return PAPER in text or PERSON in text or _PUNCT in text or _UMLAUT in text
 
@@ -285,6 +352,25 @@ class Index:
             if len(field) != size:
                 return None
             setattr(index, name, field)
+        return index
+
+    @classmethod
+    def from_bytes(cls, data: bytes, size: int) -> Index | None:
+        """The index :meth:`to_text` wrote, as the UTF-8 bytes of the file, opened without
+        reading it through: each field is a :class:`ScanField` over *data*; None as for
+        :meth:`from_text`.  A search of it finds what one of :meth:`from_text` finds."""
+        head = cls.FORMAT.encode() + b"\x1e"
+        if not data.startswith(head) or data.count(b"\x1e") != len(cls._FIELDS):
+            return None
+        index = cls.__new__(cls)
+        start = len(head)
+        for name in cls._FIELDS:
+            end = data.find(b"\x1e", start)
+            field = ScanField(data, start, len(data) if end < 0 else end)
+            if len(field) != size:
+                return None
+            setattr(index, name, field)
+            start = end + 1
         return index
 
     def author_papers(self, name: str) -> set[int]:

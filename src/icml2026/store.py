@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import bisect
-import contextlib
 import errno
 import gc
 import json
 import os
 import stat
-from array import array
 from pathlib import Path
 
 from .collection import PaperCollection
@@ -169,6 +166,8 @@ class _Plan:
     def __init__(self) -> None:
         self.order: list[tuple[str, str, int]] = []
         self.sources: list[tuple[int, str]] = []  # (first n, path) of each file
+        from array import array
+
         self.offsets = array("q")
         self.lines = array("q")  # JSON Lines line number, array index, or -1
         self.in_order = True
@@ -188,11 +187,13 @@ class _Plan:
         if self.in_order:  # one sequential read, as the files are
             yield from _converted(targets, proceedings)
             return
+        from bisect import bisect_right
+
         self.order.sort()
         starts = [start for start, _ in self.sources]
         with RecordReader() as reader:
             for _, _, n in self.order:
-                source = self.sources[bisect.bisect_right(starts, n) - 1][1]
+                source = self.sources[bisect_right(starts, n) - 1][1]
                 offset, line = self.offsets[n], self.lines[n]
                 where = f"{source}:{line}" if source.endswith(".jsonl") else (
                     f"{source}[{line}]" if line >= 0 else source)
@@ -324,8 +325,11 @@ def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Pa
     query = text.strip()
     if active_layer(None) is not None or "/" in query or (" " not in query and _index_keys(query)):
         return None
-    lines = [row.split("\t") for row in (data_dir() / "lines.tsv").read_text(encoding="utf-8").splitlines()]
-    index = Index.from_text((data_dir() / "search-index.txt").read_text(encoding="utf-8"), len(lines))
+    # Rows split only where a hit needs them; the index searched in its file's bytes.
+    lines = (data_dir() / "lines.tsv").read_bytes().split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    index = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(lines))
     if index is None:
         return None
     hits: list[int] | range = range(len(lines))
@@ -335,10 +339,12 @@ def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Pa
     if author and words(author):
         allowed = index.author_papers(author)
         hits = [i for i in hits if i in allowed]
-    complete = sum(lines[i][2] == "complete" for i in hits)
+    complete = sum(lines[i].endswith(b"\tcomplete") for i in hits)
     proceedings = load_proceedings()
-    shown = [_packaged_line(int(lines[i][0]), int(lines[i][1]), proceedings)
-             for i in (hits[:limit] if limit else hits)]
+    shown = []
+    for i in hits[:limit] if limit else hits:
+        offset, size, _ = lines[i].split(b"\t")
+        shown.append(_packaged_line(int(offset), int(size), proceedings))
     return shown, len(hits), complete
 
 
@@ -459,21 +465,23 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-@contextlib.contextmanager
-def _terminate_as_exception() -> Iterator[None]:
+class _terminate_as_exception:  # a context manager (no contextlib at start-up)
     """Turn SIGTERM into an exception for the duration, so cleanup code runs."""
-    import signal
-    import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    def __enter__(self) -> None:
+        import signal
+        import threading
 
-    def raise_terminated(signum: int, frame: Any) -> None:
-        raise Terminated()
+        self.installed = threading.current_thread() is threading.main_thread()
+        if self.installed:
+            self.previous = signal.signal(signal.SIGTERM, _raise_terminated)
 
-    previous = signal.signal(signal.SIGTERM, raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    def __exit__(self, *_: object) -> None:
+        if self.installed:
+            import signal
+
+            signal.signal(signal.SIGTERM, self.previous)
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()

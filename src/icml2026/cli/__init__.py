@@ -9,19 +9,59 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
 
 from .._version import __version__
 from ..errors import Icml2026Error, Terminated
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
 COMMANDS = ("list", "show", "export", "validate", "import", "fix", "check", "zotero", "dist", "update", "site")
 ALIASES = {"search": "list"}  # must match the aliases the command modules register
 
 
+def _columns() -> int:
+    """What argparse's help formatter takes for the line width: ``shutil.get_terminal_size()``'s
+    columns less 2, computed as its documentation says (``$COLUMNS`` if a positive integer,
+    else the terminal of standard output, else 80) without importing shutil (and bz2, lzma,
+    zlib) on every start: argparse makes a formatter for every argument it adds."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+def _sized(formatter: Callable[..., argparse.HelpFormatter]) -> Callable[..., argparse.HelpFormatter]:
+    def make(prog: str, **options: Any) -> argparse.HelpFormatter:
+        options.setdefault("width", _columns())
+        return formatter(prog, **options)
+
+    return make
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, its help formatter given the width (:func:`_columns`); sub-command
+    parsers are of this class too (``add_subparsers`` makes them of the parent's class)."""
+
+    def __init__(self, formatter_class: Callable[..., argparse.HelpFormatter] = argparse.HelpFormatter,
+                 **kwargs: Any) -> None:
+        kwargs["formatter_class"] = _sized(formatter_class)
+        super().__init__(**kwargs)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with *only*, just that sub-command is registered (faster start-up)."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="icml2026",
         description="Verified bibliographic records for the papers of ICML 2026 (PMLR volume 306): "
         "list and search them, check them, and export them as BibTeX, BibLaTeX, CSL-JSON, RIS, "

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
-from typing import Any
 
 from ..errors import UsageError
 from ..exporters import FORMATS, KEY_STYLES, OUTPUT_FORMATS
 from ..model import Paper
 from ._common import add_output_option, add_selection_options, emit, select_papers, warn
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,6 +49,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       "the selected papers are one document, disambiguated together (2026a, 2026b)")
     cite.add_argument("--locale", default=None,
                       help="force a CSL locale (default: the style's default-locale, else en-US)")
+    cite.add_argument("--cite", metavar="K1,K2;K3", default=None,
+                      help="print citation clusters instead: one citation per ';'-separated cluster, in "
+                      "document order, each citing its ','-separated keys (K@4: page 4, K@chapter:2: "
+                      "another locator); the papers cited are one document. No bibliography: "
+                      "--keys with the same papers prints it, disambiguated alike")
     parser.set_defaults(run=run)
 
 
@@ -53,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     from ..exporters import get_format, iter_export
 
     spec = get_format(args.format)  # fail before loading anything
+    if args.cite is not None:
+        return _run_clusters(args)
     _refuse_volume_to_terminal(args)
     papers: Any = _streamed(args)
     if papers is None:
@@ -69,6 +79,30 @@ def run(args: argparse.Namespace) -> int:
         "locale": args.locale,
     }
     emit(iter_export(papers, args.format, on_skip=warn, **options), args.output)
+    return 0
+
+
+def _run_clusters(args: argparse.Namespace) -> int:
+    """``--cite``: one citation per cluster, a line each."""
+    from ..exporters.clusters import parse_cite_option, render_clusters
+
+    if args.format != "citation":
+        raise UsageError(f"--cite prints formatted citations: use it with --format citation, not {args.format}")
+    if args.in_text:
+        raise UsageError("--cite prints in-text citations (or notes) already; drop --in-text")
+    clusters = parse_cite_option(args.cite)
+    papers: Any = None
+    if args.keys is None and not (args.query or args.author or args.data or args.aux):
+        from ..store import load_keys
+
+        papers = load_keys(sorted({c.key for cluster in clusters for c in cluster}))  # fast path: cited only
+    if papers is None:
+        papers = select_papers(args)
+        if args.aux:
+            papers = _cited(papers, args.aux)
+    citations = render_clusters(papers, clusters, style=args.style, output_format=args.output_format,
+                                locale=args.locale)
+    emit((c + "\n" for c in citations), args.output)
     return 0
 
 

@@ -89,15 +89,18 @@ Conventions:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any
 
 from ..keys import base_key, unique_key
 from ..latex import encode_char, encode_markup, encode_text, normalize_space, protect, unicode_engine_char
 from ..model import Paper, Person, Proceedings
 from ..text import strip_accents, whole_words
 from . import KEY_STYLES
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+    from typing import Any
 
 BIBTEX_FIELDS = (
     "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
