@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -339,6 +340,8 @@ class Index:
         self.wordsets: Sequence[frozenset[str]] = []
         self.df: dict[str, int] = {}
         self._by_word: dict[str, list[int]] | None = None  # every title word → titles (built on demand)
+        self._sizes: list[int] = []  # the number of words of each title (with _by_word)
+        self._word_rows: list[str] | None = None  # a prebuilt index's titles: their words, space-separated
         self.volume: int | None = None
         self.positions: list[int] = []  # where each indexed paper is in *papers* (:meth:`tables`)
         known: list[_Known] = []
@@ -402,6 +405,7 @@ class Index:
         rows = tables["papers"]
         index.known = _Lazy(rows, lambda row: _Known(row[2], read=read, span=(row[0], row[1]), families=row[3]))
         index.wordsets = _Lazy(rows, lambda row: frozenset(row[4].split()))
+        index._word_rows = [row[4] for row in rows]
         index.volume = tables["volume"]
         index.by_openreview, index.by_pmlr, index.by_arxiv = (
             tables["by_openreview"], tables["by_pmlr"], tables["by_arxiv"])
@@ -446,16 +450,31 @@ class Index:
         """Up to *count* titles sharing the most words with *keys* (Jaccard ≥ *floor*), best first:
         for saying what was searched when nothing matched.  Words in more than a tenth of the
         titles only rank; the candidates come from the rarer ones."""
-        if self._by_word is None:
-            self._by_word = {}
-            for n, title in enumerate(self.wordsets):
-                for word in title:
-                    self._by_word.setdefault(word, []).append(n)
+        by_word, sizes = self._word_index()
         words = frozenset(keys.words)
-        common = len(self.wordsets) // 10
-        seen = {n for w in words if len(self._by_word.get(w, ())) <= common for n in self._by_word.get(w, ())}
-        scored = sorted((-len(words & self.wordsets[n]) / len(words | self.wordsets[n]), n) for n in seen)
+        common = len(sizes) // 10
+        seen = {n for w in words if len(by_word.get(w, ())) <= common for n in by_word.get(w, ())}
+        if not seen:
+            return []
+        shared: Counter[int] = Counter()  # title → how many of the words it has (a count in C)
+        for word in words:
+            shared.update(by_word.get(word, ()))
+        scored = sorted((-shared[n] / (len(words) + sizes[n] - shared[n]), n) for n in seen)  # Jaccard
         return [n for score, n in scored[:count] if -score >= floor]
+
+    def _word_index(self) -> tuple[dict[str, list[int]], list[int]]:
+        """Every title word → the titles that have it, and each title's number of words."""
+        if self._by_word is None:
+            by_word: dict[str, list[int]] = {}
+            rows = self._word_rows
+            titles = (row.split() for row in rows) if rows is not None else iter(self.wordsets)
+            sizes = []
+            for n, title in enumerate(titles):
+                sizes.append(len(title))
+                for word in title:
+                    by_word.setdefault(word, []).append(n)
+            self._by_word, self._sizes = by_word, sizes
+        return self._by_word, self._sizes
 
     def close_titles(self, keys: TitleKeys) -> list[int]:
         """Papers whose title shares ≥ :data:`CLOSE_DICE` of its words (Dice) with this one."""
