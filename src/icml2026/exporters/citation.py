@@ -266,7 +266,7 @@ def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sor
     from citeproc import Citation, CitationItem
     from citeproc.frontend import CitationStylesBibliography
 
-    from .citeproc_fixes import MARKER_FORMATTER, speed_up_items
+    from .citeproc_fixes import MARKER_FORMATTER, order_bibliography, speed_up_items
 
     if len(loaded.root.memo) > CACHE_SIZE * 20:
         loaded.root.memo.clear()  # bounded: sort keys accumulate per record
@@ -276,7 +276,7 @@ def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sor
         bibliography.register(Citation([CitationItem(key)]))
     speed_up_items(bibliography)
     if sort:
-        bibliography.sort()
+        order_bibliography(loaded, bibliography)
     return bibliography
 
 

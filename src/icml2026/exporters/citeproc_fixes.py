@@ -395,10 +395,32 @@ class FixedName(_Memo, model.Name):
         return super().initialize(given, mark, context)
 
     def process(self, item, variable, context=None, sort_options=None, **kwargs):
-        state = getattr(self.get_root(), "render_state", None)
+        root = self.get_root()
+        sort_key = getattr(root, "sort_key", None)
+        if sort_key is not None and item.reference.get(variable):
+            return String(self.sort_text(item, variable, context, sort_key))
+        state = getattr(root, "render_state", None)
         if state is None or sort_options or self.get_option("form", context) == "count":
             return super().process(item, variable, context=context, sort_options=sort_options, **kwargs)
         return self._process_disambiguated(item, variable, context, state)
+
+    def sort_text(self, item, variable, context, key) -> str:
+        """The names of a sort key's macro: those the macro shows (et al. as the key's
+        ``names-min``/``names-use-first`` or the element's options say), in sort order,
+        part by part (:func:`_sort_parts`, :mod:`.collation`); no "and", no "et al."."""
+        from .collation import name_list_text
+
+        names = item.reference.get(variable)
+        et_al_min = int(key.get("names-min") or 0) or self.get_option("et-al-min", context)
+        use_first = int(key.get("names-use-first") or 0) or self.get_option("et-al-use-first", context)
+        shown = len(names) if not et_al_min or len(names) < et_al_min else min(use_first, len(names))
+        demote = self.get_option("demote-non-dropping-particle", context) or "display-and-sort"
+        initials = self.get_option("initialize-with", context)
+        short = self.get_option("form", context) == "short"
+
+        def given(text: str) -> str:  # the given name as the macro shows it ("A." with initialize-with)
+            return "" if short else (self.initialize(text, initials, context) if initials is not None else text)
+        return name_list_text(_sort_parts(name, demote, given) for name in names[:shown])
 
     # -- disambiguation (see .disambiguation): names shown and given-name levels per cite --
 
@@ -719,28 +741,124 @@ class FixedElseIf(FixedIf):
     pass
 
 
-class FixedKey(model.Key):
-    """Speed: a sort key is computed once per (key element, record), like the entries.
+# CSL 1.0.2 number variables: a ``variable`` key on one of them compares numbers, not text.
+_NUMBER_VARIABLES = frozenset({
+    "chapter-number", "citation-number", "collection-number", "edition", "first-reference-note-number",
+    "issue", "locator", "number", "number-of-pages", "number-of-volumes", "page", "page-first",
+    "part-number", "printing-number", "section", "supplement-number", "version", "volume"})
 
-    The caller puts ``{citeproc key: record fingerprint}`` on the style root
-    as ``fingerprints`` for the duration of a run; keys on the citation
-    number are not cached (they depend on the order).
+
+class FixedKey(model.Key):
+    """A ``cs:key`` whose values are compared as CSL 1.0.2 says (see :func:`order_bibliography`).
+
+    citeproc-py renders a key's macro as the entry shows it and compares the
+    strings by code point ("Álvarez" after "Zweiger"; "Ackermann, J., &
+    Peluchetti" before "Ackermann, J., Noukhovitch" because "&" < "N"), and an
+    empty key as the text "None".  Here the value of a key is, for each item:
+    None when empty; for a name variable, its names in sort order, part by part
+    (:meth:`FixedName.sort_text`); for a number variable, the number; else the
+    text citeproc-py renders for it (macros: with each name list as
+    :meth:`FixedName.sort_text`), collated (:mod:`.collation`).  Values are computed
+    once per (key element, record) and kept in the style's memo (the caller puts
+    ``{citeproc key: record fingerprint}`` on the style root as ``fingerprints``).
     """
 
-    def sort_keys(self, items, context):
+    def order_values(self, items, layout):
         root = self.get_root()
-        fingerprints, memo = getattr(root, "fingerprints", None), getattr(root, "memo", None)
-        if fingerprints is None or memo is None or self.get("variable") == "citation-number":
-            return super().sort_keys(items, context)
-        keys = [("sort", id(self), fingerprints[item.key]) for item in items]
+        fingerprints, memo = getattr(root, "fingerprints", None), root.memo
+        if fingerprints is None:
+            return self._values(items, layout)
+        keys = [("order", id(self), fingerprints[item.key]) for item in items]
         missing = [(item, key) for item, key in zip(items, keys) if key not in memo]
         if missing:
-            computed = super().sort_keys([item for item, _ in missing], context)
-            memo.update(zip((key for _, key in missing), computed))
+            memo.update(zip((key for _, key in missing), self._values([item for item, _ in missing], layout)))
         return [memo[key] for key in keys]
 
+    def _values(self, items, layout):
+        from .collation import collation_key
 
-FIXED_ELEMENTS = {"name": FixedName, "text": FixedText, "group": FixedGroup, "layout": FixedLayout,
+        variable = self.get("variable")
+        if variable in _NAME_VARIABLES:
+            texts = [_names_sort_text(self, item, variable) for item in items]
+        else:
+            root = self.get_root()
+            root.sort_key = self
+            try:
+                rendered = self.sort_keys(items, layout)
+            finally:
+                root.sort_key = None
+            texts = [None if value is None else MARKER_RANGE.sub("", str(value)).strip() for value in rendered]
+        out: list[tuple[int, Any] | None] = []
+        for text in texts:
+            if not text:
+                out.append(None)
+            elif variable in _NUMBER_VARIABLES and text.isdigit():
+                out.append((0, int(text)))
+            else:
+                out.append((1, collation_key(text)))
+        return out
+
+
+def _names_sort_text(key, item, variable):
+    """A ``<key variable="author"/>``: every name (or ``names-min``/``names-use-first``), long form."""
+    from .collation import name_list_text
+
+    names = item.reference.get(variable) or []
+    shown = len(names)
+    names_min, use_first = key.get("names-min"), key.get("names-use-first")
+    if names_min and use_first and shown >= int(names_min):
+        shown = min(int(use_first), shown)
+    demote = key.get_root().get("demote-non-dropping-particle") or "display-and-sort"
+    return name_list_text(_sort_parts(name, demote) for name in names[:shown])
+
+
+def _sort_parts(name, demote: str, shown: Callable[[str], str] = str) -> tuple[str, ...]:
+    """The parts of a name in CSL 1.0.2's sorting order (Name-part Order, "Sorting order").
+
+    Literal names sort as written; with ``demote-non-dropping-particle="never"``
+    "van Gogh, Vincent" sorts under V (non-dropping-particle + family, dropping-particle,
+    given, suffix), otherwise under G (family, dropping-particle + non-dropping-particle,
+    given, suffix).
+    """
+    if "literal" in name:
+        return (str(name["literal"]),)
+    given, family, dropping, non_dropping, suffix = (str(part) if part else "" for part in name.parts())
+    given = shown(given) if given else ""
+    if demote == "never":
+        return (" ".join(p for p in (non_dropping, family) if p), dropping, given, suffix)
+    return (family, " ".join(p for p in (dropping, non_dropping) if p), given, suffix)
+
+
+def order_bibliography(loaded: Any, bibliography: Any) -> None:
+    """Put the registered items of *bibliography* in the order of the style's ``cs:sort`` (CSL 1.0.2).
+
+    Keys are applied in turn (the first decides, the next breaks its ties …),
+    each ``ascending`` unless ``sort="descending"``; an item whose key is empty
+    comes after the others whatever the direction; items equal on every key keep
+    the order they were given in (Python's sort is stable).  Without ``cs:sort``
+    the order is the order of citation.
+    """
+    section = loaded.root.find(f"{{{CSL_NS}}}bibliography")
+    sort = section.find(f"{{{CSL_NS}}}sort") if section is not None else None
+    if sort is None:
+        return
+    layout = section.find(f"{{{CSL_NS}}}layout")
+    items = list(bibliography.items)
+    order = list(range(len(items)))
+    for key in reversed(list(sort.iterchildren(f"{{{CSL_NS}}}key"))):
+        if key.get("variable") == "citation-number":
+            values = [(0, n) for n in range(len(items))]
+        else:
+            values = key.order_values(items, layout)
+        if key.get("sort") == "descending":
+            order.sort(key=lambda i: (values[i] is not None, values[i] or ()), reverse=True)
+        else:
+            order.sort(key=lambda i: (values[i] is None, values[i] or ()))
+    bibliography.items[:] = [items[i] for i in order]
+    bibliography.keys[:] = [item.key for item in bibliography.items]
+
+
+FIXED_ELEMENTS: dict[str, type] = {"name": FixedName, "text": FixedText, "group": FixedGroup, "layout": FixedLayout,
                   "label": FixedLabel, "if": FixedIf, "else-if": FixedElseIf, "key": FixedKey,
                   "date": FixedDate}
 
@@ -930,6 +1048,7 @@ class FixedStyle(CitationStylesStyle):
         self.root.macro_index = {m.get("name"): m for m in self.root.iterchildren(f"{{{CSL_NS}}}macro")}
         self.root.memo = {}
         self.root.render_state = None
+        self.root.sort_key = None  # the cs:key being computed (FixedName.sort_text)
         self.locale = locale or declared_locale(self.root)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
