@@ -259,18 +259,28 @@ def _with_corrections(papers: PaperCollection, corrections: bool | None = None) 
 
 
 def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
-    # One json.loads of the whole file is about twice as fast as one per line; the
-    # file is written by tools/build_records.py, one record a line, no blank lines.
-    text = read_text(packaged_papers())
+    # One json.loads per line of the file's bytes: joining the lines into one string would
+    # copy the whole file (as UCS-2, for a few non-ASCII characters) and hold it while the
+    # records are built.  The file is written by tools/build_records.py, one record a line.
+    try:
+        data = packaged_papers().read_bytes()
+    except OSError as exc:
+        raise DataError(f"{packaged_papers()}: cannot read: {exc.strerror or exc}") from None
     # The ~150,000 objects built here hold no reference cycles: the cyclic garbage
     # collector would only rescan them, again and again, while they are made.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        records = json.loads("[" + text.rstrip("\n").replace("\n", ",") + "]")
-        papers = [Paper.from_dict(r, proceedings[r["proceedings"]]) for r in records]
+        loads, from_dict, papers = json.loads, Paper.from_dict, []
+        for line in data.split(b"\n"):
+            if line:
+                record = loads(line)
+                papers.append(from_dict(record, proceedings[record["proceedings"]]))
+        del data
         # The build writes papers.jsonl in collection order (and checks it): no sort needed.
         return PaperCollection._ordered(papers)
+    except (ValueError, KeyError) as exc:
+        raise DataError(f"{packaged_papers()}: not the packaged records ({exc!r}); reinstall icml2026") from None
     finally:
         if enabled:
             gc.enable()
