@@ -316,13 +316,15 @@ class Writer:
         return "".join(self.parts)
 
 
-def encode_text(text: str, *, ascii_only: bool = True, nbsp: str = "~") -> str:
+def encode_text(text: str, *, ascii_only: bool = True, nbsp: str = "~", normalized: bool = False) -> str:
     """Plain Unicode *text* → LaTeX text (see the module docstring).
 
     *nbsp* is what a no-break space becomes: ``{~}`` in names, where a bare
-    ``~`` would separate two name words.
+    ``~`` would separate two name words.  *normalized*: the caller has passed
+    *text* through :func:`normalize_space` already (it is not done twice).
     """
-    text = normalize_space(text)
+    if not normalized:
+        text = normalize_space(text)
     if _PLAIN.fullmatch(text) and not _LIGATURE.search(text):
         return text  # fast path: nothing to escape (most names and titles)
     out = Writer()

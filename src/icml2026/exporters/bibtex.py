@@ -338,7 +338,7 @@ def biblatex_name(person: Person, ascii_only: bool = False) -> str:
     if person.literal:
         literal = normalize_space(person.literal)
         if not _word_starts_with_command(literal, ascii_only):
-            return protect(encode_text(literal, ascii_only=ascii_only, nbsp="{~}"))
+            return protect(encode_text(literal, ascii_only=ascii_only, nbsp="{~}", normalized=True))
         present = [("family", literal)]
     else:
         family, given, particle, suffix = _normalized(person)
@@ -348,7 +348,7 @@ def biblatex_name(person: Person, ascii_only: bool = False) -> str:
             return _bibtex_form(family, given, particle, suffix, ascii_only)
     pieces = []
     for key, value in present:
-        encoded = encode_text(value, ascii_only=ascii_only, nbsp="{~}")
+        encoded = encode_text(value, ascii_only=ascii_only, nbsp="{~}", normalized=True)
         encoded = encoded.replace(",", "{\\symbol{44}}").replace("=", "{\\symbol{61}}")
         if key == "family" and person.literal:
             encoded = protect(encoded)
@@ -409,7 +409,8 @@ def _bibtex_form(family: str, given: str, particle: str, suffix: str, ascii_only
 
 def _part(text: str, ascii_only: bool, *, family_part: bool = False, alone: bool = False) -> str:
     # A bare ``~`` (our no-break space) separates name words for BibTeX; braced it does not.
-    encoded = encode_text(text, ascii_only=ascii_only, nbsp="{~}")
+    # *text* is a part from _normalized: space-normalized once, there.
+    encoded = encode_text(text, ascii_only=ascii_only, nbsp="{~}", normalized=True)
     if not encoded:
         return encoded
     needs_braces = "," in text or _AND_WORD.search(text) is not None
