@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .importers.bibtex import ImportProblem, ImportResult
 
 __all__ = [
-    "__version__", "load", "export", "cite", "validate", "read_bibtex", "read_bibtex_report", "parse_string",
+    "__version__", "load", "export", "cite", "cite_clusters", "validate", "read_bibtex", "read_bibtex_report", "parse_string",
     "read_file", "fix_bibtex", "fix_bibtex_report", "PaperCollection", "Paper", "Person", "Pages", "Proceedings",
     "Source", "Problem", "ImportResult", "ImportProblem", "FixResult", "DataError", "Icml2026Error", "OutputError",
     "UsageError",
@@ -87,6 +87,24 @@ def cite(papers: Any, style: str = "apa", output_format: str = "text", *, in_tex
         warnings.warn("cite(fmt=...) is deprecated; use cite(output_format=...)", DeprecationWarning, stacklevel=2)
         output_format = fmt
     return _export(papers, "citation", style=style, output_format=output_format, in_text=in_text, locale=locale)
+
+
+def cite_clusters(papers: Any, clusters: Any, style: str = "apa", output_format: str = "text", *,
+                  locale: str | None = None) -> list[str]:
+    """One formatted citation per cluster, in document order: ``cite_clusters(papers,
+    [["k1", "k2"], ["k3"]], style="apa")`` → ``["(… 2026a, 2026b; …)", "(…)"]``.
+
+    A cite is a key (citation key, PMLR id or any alias ``papers[key]`` takes) or a mapping
+    ``{"key": "k1", "locator": "4", "label": "page"}`` (label: a CSL locator term, default
+    ``page``).  The papers cited form one document, disambiguated together as :func:`cite`
+    does; the style's sorting, ``collapse`` ("[1–3]", "2026a, b"), cite grouping,
+    ``et-al-subsequent-*`` and ``position`` tests (first, subsequent, ibid,
+    ibid-with-locator, near-note in note styles) apply.  *output_format*: ``text``,
+    ``html`` or ``markdown``; see :mod:`icml2026.exporters.clusters`.
+    """
+    from .exporters.clusters import render_clusters
+
+    return render_clusters(papers, clusters, style=style, output_format=output_format, locale=locale)
 
 
 def read_bibtex(source: Any) -> PaperCollection:

@@ -31,8 +31,7 @@ does what citeproc-py lacks:
   ``year-suffix-ranged`` ("2026a–c"), falling back to ``year`` without year
   suffixes or for a cite with a locator; ``year-suffix-delimiter`` and
   ``after-collapse-delimiter``, each defaulting to the layout's delimiter.
-* **Notes**: in a note style each citation is a note by itself, so its first
-  character is upper-cased (the specification's advice: "Ibid.").
+* **Notes**: in a note style each citation is a note of its own, numbered from 1.
 
 The output is one string per cluster: text, the HTML of the citation (no
 wrapper), or Markdown, as :func:`.citation.format_entries` renders in-text
@@ -329,7 +328,7 @@ def resolve(papers: Any, key: str) -> Paper:
     collection = papers if isinstance(papers, PaperCollection) else PaperCollection(papers)
     paper = collection.get(key) or collection.find(key)
     if paper is None:
-        raise UsageError(f"unknown key {key!r}: no such paper among the {len(collection)} given")
+        raise UsageError(f"no paper with key {key!r} among the papers given (see 'icml2026 list')")
     return paper
 
 
@@ -442,8 +441,6 @@ def _render_document(loaded: Any, items: Sequence[Mapping[str, Any]], document: 
                                          registered[item.key] if numbers else None)
                             for (cite, item), where in zip(cluster, found)]
                 text = _assemble(loaded, rendered)
-                if note:
-                    text = _capitalise_first(text)
                 out.append(collapse_punctuation(move_punctuation_into_quotes(text, loaded.punctuation_in_quote)))
         except Exception as exc:
             if not _raised_in_citeproc(exc):
@@ -541,15 +538,24 @@ def _assemble(loaded: Any, cites: list[_Rendered]) -> str:
     if collapse == "citation-number":
         parts = _collapse_numbers(cites, delimiter, after_collapse)
     elif collapse in ("year", "year-suffix", "year-suffix-ranged") or group_delimiter is not None:
+        # Cites move next to the first of their group when the style sorts cites and collapses;
+        # otherwise only neighbours with the same names group (citeproc-js, observed).
+        moves = collapse is not None and citation.find(f"{{{CSL_NS}}}sort") is not None
         groups: dict[str, list[_Rendered]] = {}
         order: list[list[_Rendered]] = []
+        previous: _Rendered | None = None
         for cite in cites:
-            if cite.names is None:
+            names = cite.names
+            if names is None and collapse is not None and previous is not None and previous.key == cite.key:
+                names = previous.names  # the same item again ("ibid"): its group, as citeproc-js
+            previous = cite
+            if names is None:
                 order.append([cite])
                 continue
-            group = groups.get(cite.names)
+            group = groups.get(names) if moves else (
+                order[-1] if order and _group_names(order[-1]) == names else None)
             if group is None:
-                group = groups[cite.names] = []
+                group = groups[names] = []
                 order.append(group)
             group.append(cite)
         within = group_delimiter if group_delimiter is not None else ", "
@@ -571,6 +577,10 @@ def _assemble(loaded: Any, cites: list[_Rendered]) -> str:
         parts = [(cite.marked, delimiter) for cite in cites]
     joined = "".join(text if n == 0 else before + text for n, (text, before) in enumerate(parts))
     return str(layout.format(layout.wrap(joined)))
+
+
+def _group_names(group: list[_Rendered]) -> str | None:
+    return group[0].names
 
 
 def _collapse_numbers(cites: list[_Rendered], delimiter: str, after_collapse: str) -> list[tuple[str, str]]:
@@ -654,11 +664,3 @@ def _collapse_years(group: list[_Rendered], within: str, suffix_delimiter: str, 
                 first_of_chain = n == 0 and m == 0
                 parts.append((piece, within if first_of_chain else suffix_delimiter))
     return parts
-
-
-def _capitalise_first(marked: str) -> str:
-    for index, char in enumerate(marked):
-        if _MARKERS.match(char) or char in " ([\u201c\u2018\"'":
-            continue
-        return marked[:index] + char.upper() + marked[index + 1:]
-    return marked
