@@ -54,11 +54,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       "document order, each citing its ','-separated keys (K@4: page 4, K@chapter:2: "
                       "another locator); the papers cited are one document. No bibliography: "
                       "--keys with the same papers prints it, disambiguated alike")
-    cite.add_argument("--cite", metavar="K1,K2;K3", default=None,
-                      help="print citation clusters instead: one citation per ';'-separated cluster, in "
-                      "document order, each citing its ','-separated keys (K@4: page 4, K@chapter:2: "
-                      "another locator); the papers cited are one document. No bibliography: "
-                      "--keys with the same papers prints it, disambiguated alike")
     parser.set_defaults(run=run)
 
 
@@ -66,8 +61,6 @@ def run(args: argparse.Namespace) -> int:
     from ..exporters import get_format, iter_export
 
     spec = get_format(args.format)  # fail before loading anything
-    if args.cite is not None:
-        return _run_clusters(args)
     if args.cite is not None:
         return _run_clusters(args)
     _refuse_volume_to_terminal(args)
@@ -86,30 +79,6 @@ def run(args: argparse.Namespace) -> int:
         "locale": args.locale,
     }
     emit(iter_export(papers, args.format, on_skip=warn, **options), args.output)
-    return 0
-
-
-def _run_clusters(args: argparse.Namespace) -> int:
-    """``--cite``: one citation per cluster, a line each."""
-    from ..exporters.clusters import parse_cite_option, render_clusters
-
-    if args.format != "citation":
-        raise UsageError(f"--cite prints formatted citations: use it with --format citation, not {args.format}")
-    if args.in_text:
-        raise UsageError("--cite prints in-text citations (or notes) already; drop --in-text")
-    clusters = parse_cite_option(args.cite)
-    papers: Any = None
-    if args.keys is None and not (args.query or args.author or args.data or args.aux):
-        from ..store import load_keys
-
-        papers = load_keys(sorted({c.key for cluster in clusters for c in cluster}))  # fast path: cited only
-    if papers is None:
-        papers = select_papers(args)
-        if args.aux:
-            papers = _cited(papers, args.aux)
-    citations = render_clusters(papers, clusters, style=args.style, output_format=args.output_format,
-                                locale=args.locale)
-    emit((c + "\n" for c in citations), args.output)
     return 0
 
 
