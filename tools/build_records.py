@@ -16,7 +16,8 @@ from the registry of published keys (``src/icml2026/data/published-keys.tsv``,
 append-only) and the documented collision rule (:func:`icml2026.keys.assign_keys`).
 
 Outputs: ``src/icml2026/data/papers.jsonl`` (one record a line), its lookup index
-``index.tsv``, the proceedings record, the key registry, and
+``index.tsv``, the prebuilt match index of ``fix`` and ``check`` (``match-index.json``), the
+proceedings record, the key registry, and
 ``docs/data-quality.md`` (what was repaired and flagged, with counts).  ``--check``
 writes nothing and exits 1 when a shipped file differs; the test suite runs the
 same comparison, so a hand edit cannot slip in unnoticed.
