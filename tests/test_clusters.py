@@ -213,6 +213,25 @@ def test_specification_examples(synthetic: dict[str, tuple[list[str], list[str]]
     assert synthetic["note"][0][1] == "(near Doe; near Dee; near Doe)"
 
 
+TWINS = [{"id": f"twin-{n}", "type": "paper-conference", "title": f"Paper {n}", "container-title": "Proc",
+          "author": [{"family": "Doe", "given": "Jane"}], "issued": {"date-parts": [[2025]]}} for n in "abc"] + [
+    {"id": "other", "type": "paper-conference", "title": "Other", "container-title": "Proc",
+     "author": [{"family": "Roe", "given": "Ann"}], "issued": {"date-parts": [[2024]]}}]
+
+
+def test_real_styles_collapse_one_authors_years() -> None:
+    """APA and Harvard (collapse="year"): "(Doe, 2025b, 2025a; Roe, 2024)" — the names once per group,
+    the year suffixes of the one document (in bibliography order), cites of the same names in the
+    order written (as citeproc-js prints them); Nature: a range."""
+    from icml2026.exporters.clusters import format_clusters
+
+    clusters = [[{"key": "twin-b"}, {"key": "other"}, {"key": "twin-a"}], [{"key": "twin-c"}]]
+    assert format_clusters(TWINS, clusters, style="apa") == ["(Doe, 2025b, 2025a; Roe, 2024)", "(Doe, 2025c)"]
+    assert format_clusters(TWINS, clusters, style="harvard-cite-them-right") == [
+        "(Roe, 2024; Doe, 2025b, 2025a)", "(Doe, 2025c)"]  # Harvard sorts cites by year
+    assert format_clusters(TWINS, [[{"key": k} for k in ("twin-a", "twin-b", "twin-c")]], style="nature") == ["1–3"]
+
+
 def _synthetic_known() -> dict[tuple[str, int], dict[str, Any]]:
     data = json.loads(KNOWN.read_text(encoding="utf-8"))
     return {(d["variant"], d["cluster"]): d for d in data["synthetic"]}

@@ -456,8 +456,9 @@ def _sort(loaded: Any, cites: list[tuple[Cite, Any]], disambiguation: Any, numbe
           ) -> list[tuple[Cite, Any]]:
     """The cites of one citation in the order of the style's ``cs:citation/cs:sort``.
 
-    Cites whose keys all tie keep the order of their rendered form (folded, punctuation
-    ignored), as citeproc-js orders them; a style without ``cs:sort`` keeps the order given.
+    Cites whose keys all tie are ordered by the names they show (their first ``cs:names``;
+    folded, spaces and punctuation ignored), as citeproc-js orders them, and cites showing the
+    same names keep the order given; a style without ``cs:sort`` keeps the order given.
     """
     citation = loaded.root.citation
     sort = citation.find(f"{{{CSL_NS}}}sort")
@@ -465,8 +466,9 @@ def _sort(loaded: Any, cites: list[tuple[Cite, Any]], disambiguation: Any, numbe
         return cites
     elements = sort.findall(f"{{{CSL_NS}}}key")
     keys = [key.sort_keys([item for _, item in cites], citation.layout) for key in elements]
-    shown = [_tie_key(_render_cite(loaded, cite, item, frozenset({"first"}), disambiguation, number).marked)
-             for cite, item in cites]
+    rendered = [_render_cite(loaded, cite, item, frozenset({"first"}), disambiguation, number)
+                for cite, item in cites]
+    shown = [_tie_key(r.names if r.names is not None else r.marked) for r in rendered]
     order = sorted(range(len(cites)), key=lambda i: shown[i])
     for key_element, values in reversed(list(zip(elements, keys))):
         descending = key_element.get("sort", "ascending") == "descending"
@@ -485,7 +487,7 @@ def _tie_key(marked: str) -> str:
     import unicodedata
 
     text = unicodedata.normalize("NFKD", _plain(marked)).casefold()
-    return " ".join("".join(c for c in text if c.isalnum() or c.isspace()).split())
+    return "".join(c for c in text if c.isalnum())  # letters and digits: spaces and punctuation ignored
 
 
 def _render_cite(loaded: Any, cite: Cite, item: Any, where: frozenset[str], disambiguation: Any,
@@ -612,6 +614,15 @@ def _collapse_numbers(cites: list[_Rendered], delimiter: str, after_collapse: st
     return parts
 
 
+def year_suffix_letters(number: int) -> str:
+    """CSL 1.0.2: 1 → "a" … 26 → "z", then "aa", "ab" … "az", "ba" …"""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return letters
+
+
 def _bare(cite: _Rendered) -> bool:
     """A cite without a locator it shows: only such cites join a range of numbers."""
     return cite.cite.locator is None or not cite.locator_shown
@@ -619,8 +630,6 @@ def _bare(cite: _Rendered) -> bool:
 
 def _without_suffix(cite: _Rendered) -> str | None:
     """The collapsed cite with its year suffix taken out (None: it has none, or a locator)."""
-    from .disambiguation import year_suffix_letters
-
     if cite.year_suffix is None or cite.cite.locator is not None:
         return None
     letters = year_suffix_letters(cite.year_suffix)
@@ -636,8 +645,6 @@ def _collapse_years(group: list[_Rendered], within: str, suffix_delimiter: str, 
     """The cites of a group after its first, each with the delimiter before it: names
     suppressed; with *suffixes*, a cite of the previous one's year prints only its suffix
     ("2026a, b"); *ranged*: three or more consecutive suffixes as a range ("2026a–c")."""
-    from .disambiguation import year_suffix_letters
-
     chains: list[list[_Rendered]] = []  # cites of one year in a row, by suffix
     base: str | None = None
     for cite in group:
