@@ -94,7 +94,7 @@ def test_near_note_only_in_notes_within_the_distance() -> None:
 def test_cli_cite_syntax() -> None:
     assert parse_cite_option("k1, k2 ;k3@4;k4@chapter:2") == [
         [Cite("k1"), Cite("k2")], [Cite("k3", "4", "page")], [Cite("k4", "2", "chapter")]]
-    for bad in ("k1;;k2", "", "k1@figur:2"):
+    for bad in ("k1;;k2", "", "k1@figur:2", "k1@", "k1@page:"):
         with pytest.raises(icml2026.UsageError):
             parse_cite_option(bad)
 

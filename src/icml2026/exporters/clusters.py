@@ -133,6 +133,8 @@ def _cli_cite(text: str) -> Cite:
     label, colon, value = locator.partition(":")
     if not colon:
         label, value = "page", locator
+    if not value.strip():
+        raise UsageError(f"--cite {text!r}: no locator after '@' (write {key}@4 or {key}@chapter:2)")
     return parse_cite({"key": key, "locator": value, "label": label.strip() or "page"})
 
 
@@ -154,12 +156,13 @@ def _context(element: Any) -> _CiteContext | None:
 
 
 class ClusterIf(FixedIf):
-    """``position`` tests the cite's position (CSL 1.0.2, Choose); false in the bibliography."""
+    """``position`` tests the cite's position (CSL 1.0.2, Choose); outside a cluster's cite
+    (the bibliography, the disambiguation's base forms) citeproc-py's own test, as for ``cite()``."""
 
     def _position(self, item, context=None, *args, **kwargs):
         cite = _context(self)
         if cite is None:
-            return [False for _ in self.get("position", "").split()]
+            return super()._position(item, context, *args, **kwargs)
         return [position in cite.positions for position in self.get("position", "").split()]
 
 
