@@ -33,6 +33,15 @@ does what citeproc-py lacks:
   ``after-collapse-delimiter``, each defaulting to the layout's delimiter.
 * **Notes**: in a note style each citation is a note of its own, numbered from 1.
 
+citeproc-py's public API gives the items (``Citation``, ``CitationItem`` with a
+``Locator``, registered with the document's ``CitationStylesBibliography``); its
+``cite()`` renders a whole citation with one disambiguation state and without positions
+or collapsing, so each cite is rendered alone (the children of the citation's
+``cs:layout``) and the citation is assembled here, in the layout's affixes and formatting.
+The element classes of :class:`ClusterStyle` add what the cites need: the position tests,
+``is-numeric`` on the locator, ``et-al-subsequent-*``, and the first ``cs:names`` output
+(recorded for grouping, suppressed for collapsing).
+
 The output is one string per cluster: text, the HTML of the citation (no
 wrapper), or Markdown, as :func:`.citation.format_entries` renders in-text
 citations.
