@@ -383,15 +383,32 @@ def test_our_field_parser_reads_what_bibtexparser_reads():
     assert len(ours) == 305 and ours == theirs
 
 
-def test_key_bases_are_base_key(corpus):
-    from icml2026.importers.bibtex import key_bases
-    from icml2026.keys import base_key
+def test_import_keys_follow_the_packaged_rule():
+    """The documented rule of the build (``keys.assign_keys``): within a base, in order of first
+    page; never another base's key (``smith2024learninga`` is a title's own base here), never a
+    key of the file order or the ids' order (``a…``, ``z…`` entries are in the other order)."""
+    def entry(key: str, title: str, first: int) -> str:
+        return (f"@inproceedings{{{key}, title = {{{title}}}, author = {{Smith, Jo}}, booktitle = {{Proc}}, "
+                f"year = 2024, pages = {{{first}--{first + 1}}}}}\n")
 
-    for paper in corpus.papers:
-        family = paper.authors[0].family or paper.authors[0].literal or ""
-        assert key_bases(family, paper.year, paper.title) == (
-            base_key(family, paper.year, paper.title), base_key(family, paper.year, paper.title,
-                                                                skip_function_words=False))
+    result = icml2026.parse_string(entry("a1", "Learning Things", 30) + entry("z9", "The Learning of Things", 10)
+                          + entry("m5", "Learninga", 20) + entry("b2", "Learning Again", 40))
+    keys = {p.alias_keys[0]: p.citation_key for p in result.papers}
+    assert keys == {"z9": "smith2024learning", "a1": "smith2024learningb", "m5": "smith2024learninga",
+                    "b2": "smith2024learningc"}
+    # The key with function words kept is an alias where no other paper answers to it.
+    (the,) = [p for p in result.papers if p.alias_keys[0] == "z9"]
+    assert the.alias_keys == ("z9", "smith2024the")
+
+
+def test_import_keys_are_the_packaged_keys(corpus):
+    """The PMLR sample imported gets the keys the build gave its papers in the whole volume
+    (all 304: no collision of the volume falls between the sample and the rest)."""
+    volume = icml2026.load()
+    differ = [(paper.citation_key, packaged.citation_key) for paper in corpus.papers
+              if (packaged := volume.find(paper.identifiers.openreview or "")) is not None
+              and paper.citation_key != packaged.citation_key]
+    assert len(corpus.papers) == 304 and differ == []
 
 
 def test_progress_bar_on_a_terminal_and_quiet_when_piped(tmp_path):

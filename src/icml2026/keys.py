@@ -46,13 +46,32 @@ def title_words(title: str) -> list[str]:
     return [w for w in (ascii_token(t) for t in to_plain(title).split()) if w]
 
 
-def base_key(family: str, year: int, title: str, *, skip_function_words: bool = True,
-             token: Callable[[str], str] = ascii_token) -> str:
+# The schema's longest key is 80 characters: a base leaves room for a suffix (``…aa``).
+MAX_BASE_CHARS = 72
+
+
+def valid_key(base: str) -> str:
+    """*base* as the schema accepts a key (``^[a-z][a-z0-9]*$``): a ``k`` before a leading
+    digit (``3m2024work`` → ``k3m2024work``), cut to :data:`MAX_BASE_CHARS`."""
+    return (base if "a" <= base[:1] <= "z" else "k" + base)[:MAX_BASE_CHARS]
+
+
+def base_keys(family: str, year: int | None, title: str, *,
+              token: Callable[[str], str] = ascii_token) -> tuple[str, str]:
+    """The two bases of :func:`base_key`, function words skipped and not, in one pass:
+    ``family + year + word`` (no year when there is none), made valid by :func:`valid_key`."""
     words = [w for w in (token(t) for t in to_plain(title).split()) if w]
-    if skip_function_words:
-        words = [w for w in words if w not in FUNCTION_WORDS] or words
-    first = words[0] if words else ""
-    return f"{token(family) or 'anonymous'}{year}{first}"
+    content = [w for w in words if w not in FUNCTION_WORDS] or words
+    stem = f"{token(family) or 'anonymous'}{'' if year is None else year}"
+    return valid_key(stem + (content[0] if content else "")), valid_key(stem + (words[0] if words else ""))
+
+
+def base_key(family: str, year: int | None, title: str, *, skip_function_words: bool = True,
+             token: Callable[[str], str] = ascii_token) -> str:
+    """``{family}{year}{first title word}``, the first word that is not a function word
+    unless *skip_function_words* is false (the key before any suffix)."""
+    skipping, first = base_keys(family, year, title, token=token)
+    return skipping if skip_function_words else first
 
 
 def unique_key(base: str, taken: Container[str]) -> str:

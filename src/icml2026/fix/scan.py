@@ -20,11 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# BibTeX's predefined month macros (plain.bst), used when a file relies on them.
-MONTHS = {m[:3]: m for m in ("january", "february", "march", "april", "may", "june", "july",
-                             "august", "september", "october", "november", "december")}
-_HEADER = re.compile(r"@[ \t]*([A-Za-z][\w-]*)[ \t\r\n]*([{(])")
-_KEY = re.compile(r"[ \t\r\n]*([^,\s{}()=\"#%'~\\]+)[ \t\r\n]*,")
+from ..bibtex.syntax import HEADER as _HEADER
+from ..bibtex.syntax import KEY as _KEY
+from ..bibtex.syntax import MONTHS, resync
+
 _NAME = re.compile(r"[ \t\r\n]*([A-Za-z_][^\s=,{}()\"#%'\\]*)[ \t\r\n]*=[ \t\r\n]*")
 _SPACE = re.compile(r"[ \t\r\n]*")
 _BARE = re.compile(r"[^\s,#{}()\"=%]+")
@@ -110,9 +109,9 @@ def blocks(text: str) -> list[Block]:
         if end < 0:
             end = _block_end(text, match.end(), match.group(2))
         if end < 0:
-            resync = _resync(text, match.end())
-            out.append(Block(kind, at, resync, line, None, error="unbalanced braces: the entry never closes"))
-            pos = resync
+            stop = resync(text, match.end())
+            out.append(Block(kind, at, stop, line, None, error="unbalanced braces: the entry never closes"))
+            pos = stop
             continue
         out.append(_read_block(text, kind, at, match.end(), end, line, macros))
         pos = end
@@ -174,11 +173,6 @@ def _paren_end(text: str, kind: str, body: int) -> int:
     except _SyntaxError:
         return -1
     return cursor.pos + 1 if text.startswith(")", cursor.pos) else -1
-
-
-def _resync(text: str, start: int) -> int:
-    match = re.compile(r"\n[ \t]*@").search(text, start)
-    return match.start() + 1 if match else len(text)
 
 
 def _read_block(text: str, kind: str, at: int, body: int, end: int, line: int,

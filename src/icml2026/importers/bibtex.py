@@ -89,7 +89,7 @@ from ..bibtex.names import split_names
 from ..collection import PaperCollection
 from ..errors import DataError
 from ..identifiers import PMLR_ID, parse_arxiv, parse_doi, parse_openreview, parse_pmlr_key
-from ..keys import FUNCTION_WORDS, ascii_token, unique_key
+from ..keys import assign_keys, base_keys
 from ..latex import decode, decode_title, normalize_space, unknown_macros
 from ..markup import Segment, from_segments, parse, to_plain
 from ..model import Identifiers, Links, Pages, Paper, Person, Proceedings, Source
@@ -644,22 +644,27 @@ def _identifiers_and_links(rec: _Record, pmlr_id: str | None, fields: Mapping[st
 
 
 def _assign_keys(papers: list[Paper]) -> list[Paper]:
-    """Citation keys ``family+year+word``, unique in this import; alias keys as the packaged data."""
+    """Citation keys by the packaged data's rule (:func:`~icml2026.keys.assign_keys` over
+    :func:`~icml2026.keys.base_key`, ordered by first page, then id); alias keys as there:
+    the entry's own key and the key with function words kept, unless another paper answers
+    to them."""
     from dataclasses import replace
 
-    taken: set[str] = set()
-    ids = {p.id for p in papers}
-    done = []
-    for paper in sorted(papers, key=lambda p: p.id):
-        key = None
-        candidates = list(paper.alias_keys)
+    bases: dict[str, tuple[str, int]] = {}
+    first_words: dict[str, str] = {}
+    for paper in papers:
         if paper.title or paper.authors:
             first = paper.authors[0] if paper.authors else None
             family = (first.family or first.literal or "") if first else ""
-            skipping, first_word = key_bases(family, paper.year, paper.title or "")
-            key = unique_key(skipping, taken)
-            taken.add(key)
-            candidates.append(first_word)
+            skipping, first_words[paper.id] = base_keys(family, paper.year, paper.title or "")
+            bases[paper.id] = (skipping, paper.pages.first if paper.pages else 0)
+    keys = assign_keys(bases, {})
+    taken = set(keys.values())
+    ids = {p.id for p in papers}
+    done = []
+    for paper in sorted(papers, key=lambda p: p.id):
+        key = keys.get(paper.id)
+        candidates = [*paper.alias_keys, *([first_words[paper.id]] if paper.id in first_words else [])]
         # An alias another paper already answers to would make lookups ambiguous: leave it out.
         aliases = tuple(k for k in dict.fromkeys(candidates)
                         if k not in taken and (k == paper.id or k not in ids))
@@ -673,29 +678,6 @@ def _assign_keys(papers: list[Paper]) -> list[Paper]:
         done.append(replace(paper, citation_key=key, alias_keys=aliases, provenance=provenance,
                             missing=missing))
     return done
-
-
-def key_bases(family: str, year: int | None, title: str) -> tuple[str, str]:
-    """The two bases of :func:`~icml2026.keys.base_key` (function words skipped, and not) in one pass.
-
-    Valid for the schema: no year when there is none (never ``None``), a leading
-    ``k`` before a digit, at most 72 characters (room for a suffix).
-    """
-    family_token = ascii_token(family) or "anonymous"
-    first = chosen = ""
-    for word in to_plain(title).split():  # title_words(), stopping at the word needed
-        token = ascii_token(word)
-        if token:
-            first = first or token
-            if token not in FUNCTION_WORDS:
-                chosen = token
-                break
-    middle = "" if year is None else str(year)
-    return _valid_key(f"{family_token}{middle}{chosen or first}"), _valid_key(f"{family_token}{middle}{first}")
-
-
-def _valid_key(base: str) -> str:
-    return (base if "a" <= base[:1] <= "z" else "k" + base)[:72]
 
 
 # --------------------------------------------------------------------------- field values

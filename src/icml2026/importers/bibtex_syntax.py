@@ -26,17 +26,14 @@ import unicodedata
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass
 
-MAX_INPUT_CHARS = 64 * 1024 * 1024
-MAX_FIELD_CHARS = 100_000
-MAX_SHOWN = 60  # characters of a value quoted in a message
+from ..bibtex.syntax import HEADER as _HEADER
+from ..bibtex.syntax import KEY as _KEY
+from ..bibtex.syntax import MAX_FIELD_CHARS, MAX_INPUT_CHARS, MONTHS, resync, shown
 
-# BibTeX's built-in month macros, as bibtexparser's common_strings expands them.
-MONTHS = {m[:3].lower(): m for m in ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]}
+__all__ = ["MAX_FIELD_CHARS", "MAX_INPUT_CHARS", "MONTHS", "FieldError", "RawEntry", "parse_fields", "scan",
+           "shown", "string_macros"]
 
-_TOKEN = re.compile(r"[{}()]|@[ \t]*([A-Za-z][\w-]*)[ \t\r\n]*([{(])")
-_HEADER = re.compile(r"@[ \t]*([A-Za-z][\w-]*)[ \t\r\n]*([{(])")
-_RESYNC = re.compile(r"\n[ \t]*@")
-_KEY = re.compile(r"[ \t\r\n]*([^,\s{}()=\"#%'~\\]+)[ \t\r\n]*,")
+_TOKEN = re.compile(r"[{}()]|" + _HEADER.pattern)
 _SPACE = re.compile(r"[ \t\r\n\f\v]*")
 _NAME = re.compile(r"[^\s=,{}()\"#%'\\]+")
 _NUMBER = re.compile(r"[0-9]+")
@@ -47,11 +44,6 @@ _KEY_ONLY = re.compile(r"[ \t\r\n]*([^,\s{}()=\"#%'~\\]+)[ \t\r\n]*$")
 # (on the rest of the closing line, or on a later line that is not a '%' comment line).
 _LEFTOVER_PART = re.compile(r"[A-Za-z][\w:.+-]*[ \t]*=[ \t]*[{\"0-9]|\}")
 _LEFTOVER_LINE = re.compile(r"^(?![ \t]*%)[^\n]*?(?:[A-Za-z][\w:.+-]*[ \t]*=[ \t]*[{\"0-9]|\})", re.MULTILINE)
-
-
-def shown(text: str) -> str:
-    """*text* quoted for a message, cut to :data:`MAX_SHOWN` characters."""
-    return repr(text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN - 1] + "…")
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +123,7 @@ def scan(text: str) -> Iterator[RawEntry]:
         counted = at
         key = _key_of(text, body)
         if end < 0:
-            resync = _RESYNC.search(text, body)
-            stop = resync.start() + 1 if resync else len(text)
+            stop = resync(text, body)
             yield RawEntry(kind, key, line, text[at:stop], "unbalanced braces: the entry never closes")
             pos = stop
             continue
