@@ -1,119 +1,126 @@
-"""The whole packaged volume (6,553 records): start-up, loading, search, export, wheel.
+"""The whole packaged volume (6,552 records): start-up, loading, listing, BibTeX/BibLaTeX, memory.
 
-    python benchmarks/bench_volume.py [--repeat 9] [--markdown FILE]
+    python benchmarks/bench_volume.py [--pairs 21] [--only startup,load,export,memory]
 
-Every number is a ratio to a baseline measured in the same run, so a loaded or a
-faster machine moves both alike.  Whole-process times are the *minimum* over
-``--repeat`` runs (the least disturbed run; the machine is shared).
+Run it in a virtual environment holding only the package (``python -m venv /tmp/v &&
+/tmp/v/bin/pip install . && /tmp/v/bin/python benchmarks/bench_volume.py``): what a user
+gets, with byte code compiled by pip.  Every figure is the median (and minimum) of
+per-pair CPU-time ratios, command and baseline run in turn (``benchmarks/timing.py``).
 
-* ``icml2026 export --format bibtex --keys K`` and ``icml2026 show K`` against
-  ``python -c "import json"`` (target ≤ 2×);
-* ``icml2026 list --query WORDS`` against a bare ``python -c pass`` (target ≤ 3×);
-* ``icml2026.load()`` against ``json.loads`` of the same records (target ≤ 2×);
-* the whole-volume BibTeX export against ``json.dumps`` of the same records (target ≤ 3×);
-* the wheel's size and the time ``pip install`` takes to install it (no target).
+* ``icml2026 export --format bibtex --keys K`` and ``icml2026 show K``, whole processes,
+  against ``python -c "import json"`` (target ≤ 2×);
+* ``icml2026 list --query "graph neural"`` against ``python -c pass`` (target ≤ 3×);
+* ``icml2026.load()`` against one ``json.loads`` per line of ``papers.jsonl``'s bytes with
+  the cyclic collector off (target ≤ 1.5×), in this process;
+* the whole-volume BibTeX and BibLaTeX exports, each in a fresh process (cold caches),
+  against ``json.dumps`` of the same records in a fresh process (targets ≤ 2×);
+* peak memory (``ru_maxrss``) of a process that loads the volume, and of one that only
+  parses its lines.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from timing import best_of  # noqa: E402
+from timing import Pairs, command, in_process, load_average, print_table
 
-
-def process(*argv: str) -> Callable[[], None]:
-    def run() -> None:
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return run
+KEY = "zhao2026benchmarking"
 
 
-def rows(repeat: int) -> list[tuple[str, float, str, float, str]]:
+def cli() -> list[str]:
+    """The ``icml2026`` console script next to this interpreter (as a user runs it)."""
+    script = Path(sys.executable).with_name("icml2026")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "icml2026"]
+
+
+def child(*args: str) -> float:
+    """CPU seconds a fresh process of this script reports for one timed operation."""
+    out = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def run_child(what: str) -> None:
+    """In a fresh process: load the volume (not timed), then time one operation's CPU."""
     import icml2026
+
+    papers = icml2026.load()
+    if what == "dumps":
+        records = [p.to_dict() for p in papers]
+        work = in_process(lambda: json.dumps(records))
+    else:
+        work = in_process(lambda: icml2026.export(papers, what, on_skip=lambda message: None))
+    print(work())
+
+
+def floor_lines() -> None:
     from icml2026.store import packaged_papers
 
-    py = sys.executable
-    cli = [py, "-m", "icml2026"]
-    # An installed wheel has byte code; a checkout run with PYTHONDONTWRITEBYTECODE=1 (as
-    # here) would compile every module on every start, which no user pays.
-    subprocess.run([py, "-m", "compileall", "-q", str(ROOT / "src" / "icml2026")], check=True)
-    import_json = best_of(repeat, process(py, "-c", "import json"))
-    bare = best_of(repeat, process(py, "-c", "pass"))
-    out = [
-        ("export --format bibtex --keys zhao2026benchmarking",
-         best_of(repeat, process(*cli, "export", "--format", "bibtex", "--keys", "zhao2026benchmarking")),
-         'python -c "import json"', import_json, "≤ 2×"),
-        ("show abas26a", best_of(repeat, process(*cli, "show", "abas26a")),
-         'python -c "import json"', import_json, "≤ 2×"),
-        ("list --query 'graph neural'", best_of(repeat, process(*cli, "list", "--query", "graph neural")),
-         "python -c pass", bare, "≤ 3×"),
-    ]
-    text = packaged_papers().read_text(encoding="utf-8")
-    floor = best_of(repeat, lambda: json.loads("[" + text.rstrip("\n").replace("\n", ",") + "]"))
-    out.append(("icml2026.load() (whole volume)", best_of(repeat, icml2026.load), "json.loads of papers.jsonl",
-                floor, "≤ 2×"))
-    papers = icml2026.load()
-    records = [p.to_dict() for p in papers]
-    dumps = best_of(repeat, lambda: json.dumps(records))
-    out.append(("export(papers, 'bibtex') (whole volume, cold)", best_of(max(3, repeat // 3), lambda: cold_export(
-        papers, "bibtex")), "json.dumps of the same records", dumps, "≤ 3×"))
-    return out
+    data = packaged_papers().read_bytes()
+    [json.loads(line) for line in data.split(b"\n") if line]
 
 
-def cold_export(papers: Any, fmt: str) -> str:
-    """An export as a fresh process does it: the encoders' caches emptied first."""
-    from icml2026 import latex
-    from icml2026.exporters import bibtex, export
-
-    for cached in (bibtex._names, latex._encode_char):
-        cached.cache_clear()
-    return export(papers, fmt, on_skip=lambda message: None)
-
-
-def wheel_facts() -> list[str]:
-    with tempfile.TemporaryDirectory() as tmp:
-        built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", tmp, str(ROOT)],
-                               capture_output=True, text=True)
-        wheels = list(Path(tmp).glob("*.whl"))
-        if built.returncode or not wheels:
-            return [f"wheel: could not build ({built.stderr.strip()[-200:]})"]
-        wheel = wheels[0]
-        target = Path(tmp) / "site"
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target),
-                        str(wheel)], check=True)
-        seconds = time.perf_counter() - started
-        installed = sum(p.stat().st_size for p in target.rglob("*") if p.is_file())
-        return [f"wheel {wheel.name}: {wheel.stat().st_size / 1e6:.1f} MB; installed: "
-                f"{installed / 1e6:.1f} MB; `pip install --no-deps` of the wheel: {seconds:.1f} s"]
+def peak(code: str) -> float:
+    """Peak resident memory (MiB) of a fresh interpreter running *code*."""
+    process = subprocess.Popen([sys.executable, "-c", code])
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise RuntimeError(f"{code} failed")
+    return usage.ru_maxrss / 1024  # this child's own peak (KiB on Linux)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=9)
-    parser.add_argument("--markdown", type=Path, help="also write the table as Markdown to this file")
+    parser.add_argument("--pairs", type=int, default=21, help="pairs per row (default 21)")
+    parser.add_argument("--only", default="startup,load,export,memory")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    table = ["| operation | ours (s) | baseline | baseline (s) | ours/baseline | target |",
-             "|---|---|---|---|---|---|"]
-    for name, ours, base_name, base, target in rows(args.repeat):
-        line = f"| `{name}` | {ours:.3f} | {base_name} | {base:.3f} | {ours / base:.2f}× | {target} |"
-        print(line, flush=True)
-        table.append(line)
-    for fact in wheel_facts():
-        print(fact)
-        table += ["", fact]
-    if args.markdown:
-        args.markdown.write_text("\n".join(table) + "\n", encoding="utf-8")
+    if args.child:
+        run_child(args.child)
+        return 0
+    import icml2026
+
+    only = set(args.only.split(","))
+    py = sys.executable
+    print(f"Python {sys.version.split()[0]} ({py}), icml2026 {icml2026.__version__} from "
+          f"{Path(icml2026.__file__).parent}, {os.cpu_count()} cores, load average {load_average()}")
+    rows = []
+    if "startup" in only:
+        json_start, bare = command(py, "-c", "import json"), command(py, "-c", "pass")
+        for name, argv, base, base_name, target in (
+                (f"`icml2026 export --format bibtex --keys {KEY}`", ["export", "--format", "bibtex", "--keys", KEY],
+                 json_start, '`python -c "import json"`', 2.0),
+                ("`icml2026 show abas26a`", ["show", "abas26a"], json_start, '`python -c "import json"`', 2.0),
+                ('`icml2026 list --query "graph neural"`', ["list", "--query", "graph neural"], bare,
+                 "`python -c pass`", 3.0)):
+            rows.append(Pairs.measure(command(*cli(), *argv), base, args.pairs).row(name, base_name, target))
+            print(rows[-1], flush=True)
+    if "load" in only:
+        rows.append(Pairs.measure(in_process(icml2026.load), in_process(floor_lines, gc_off=True), args.pairs)
+                    .row("`icml2026.load()`", "`json.loads` of each line's bytes, GC off", 1.5))
+        print(rows[-1], flush=True)
+    if "export" in only:
+        dumps = lambda: child("dumps")  # noqa: E731
+        for fmt in ("bibtex", "biblatex"):
+            pairs = max(5, args.pairs // 3)
+            rows.append(Pairs.measure(lambda f=fmt: child(f), dumps, pairs, warmup=0)  # type: ignore[misc]
+                        .row(f"whole-volume {fmt} export, fresh process", "`json.dumps` of the same records, "
+                             "fresh process", 2.0))
+            print(rows[-1], flush=True)
+    print_table(rows, "Table (Markdown):")
+    if "memory" in only:
+        ours = peak("import icml2026; icml2026.load()")
+        floor = peak("import json, icml2026.store as s; "
+                     "[json.loads(l) for l in s.packaged_papers().read_bytes().split(b'\\n') if l]")
+        print(f"\npeak memory: a process that loads the volume {ours:.0f} MiB; one that parses its lines "
+              f"{floor:.0f} MiB (ru_maxrss, one run each)")
     return 0
 
 

@@ -19,7 +19,6 @@ import json
 import os
 import stat
 import sys
-from pathlib import Path
 
 from ._record import MutableRecord, OrderedRecord
 from .errors import DataError
@@ -27,6 +26,7 @@ from .errors import DataError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Generator, Iterable, Iterator
+    from pathlib import Path
     from typing import Any, BinaryIO, Self
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # one .json document, or one JSON Lines line
@@ -34,21 +34,32 @@ RECORD_SUFFIXES = (".json", ".jsonl")
 PAPER_ONLY_FIELDS = frozenset({"proceedings", "status", "title", "authors", "abstract", "pages", "citation_key"})
 _CHUNK = 1 << 20
 # The package is installed as files (wheel or editable), so its folder is a path:
-# importlib.resources would load zipfile, tempfile, shutil and more on every start.
-_PACKAGE = Path(__file__).resolve().parent
+# importlib.resources would load zipfile, tempfile, shutil and more on every start, and
+# the one-paper commands use plain strings (pathlib, urllib.parse and ipaddress are a
+# share of their start-up); data_dir() gives a Path.
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
 def data_dir() -> Path:
     """The folder of packaged records (``papers.jsonl``, ``index.tsv`` and ``proceedings/``)."""
-    return _PACKAGE / "data"
+    from pathlib import Path
+
+    return Path(_PACKAGE, "data")
+
+
+def data_file(name: str) -> str:
+    """The path of a packaged data file (``data_dir() / name``) as a string."""
+    return os.path.join(_PACKAGE, "data", name)
 
 
 def schema_dir() -> Path:
     """The JSON Schemas: inside the wheel, or ``schema/`` of a source checkout."""
-    packaged = _PACKAGE / "schema"
+    from pathlib import Path
+
+    packaged = Path(_PACKAGE, "schema")
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[2] / "schema"
+    return Path(_PACKAGE).parents[1] / "schema"
 
 
 _set = object.__setattr__
@@ -113,10 +124,11 @@ class LoadedRecord(MutableRecord):
 
 # -- whole small files (the packaged data, proceedings) ---------------------------
 
-def read_text(path: Path) -> str:
+def read_text(path: Path | str) -> str:
     """A UTF-8 file's text; failures become a :class:`DataError` naming the file."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError as exc:
         raise DataError(f"{path}: cannot read: {_why(exc)}") from None
     try:
@@ -134,7 +146,7 @@ def parse_json(text: str, where: str | Path) -> Any:
         raise DataError(f"{where}: invalid JSON: {_json_trouble(exc)}") from None
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path | str) -> Any:
     """Parse one JSON file; any failure becomes a :class:`DataError` naming the file."""
     return parse_json(read_text(path), path)
 
@@ -145,6 +157,8 @@ def record_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path | Pro
     """The record files under *paths*, each once, or a :class:`Problem` for a path that
     cannot be used.  Inside folders only regular files count: a FIFO or device named
     ``x.json`` is skipped (reading it could block forever)."""
+    from pathlib import Path
+
     seen: set[tuple[int, int]] = set()
     for given in paths:
         path = Path(given)

@@ -40,7 +40,6 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate, repeat
 from operator import add
-from urllib.parse import urlsplit
 
 from .model import Paper
 from .text import COMBINING_MARKS, EXTRA_LETTERS
@@ -458,6 +457,8 @@ def identifier_candidates(query: str) -> Iterator[tuple[str, int | None]]:
 
 def url_key(url: str) -> str:
     """A URL without scheme, ``www.``, trailing slash or case: how links are compared."""
+    from urllib.parse import urlsplit  # not at start-up: list and show need it only for a URL
+
     parts = urlsplit(url.strip() if "//" in url else "//" + url.strip())
     host = (parts.hostname or "").removeprefix("www.")
     rest = parts.path.rstrip("/") + (f"?{parts.query}" if parts.query else "")

@@ -7,7 +7,6 @@ import gc
 import json
 import os
 import stat
-from pathlib import Path
 
 from .collection import PaperCollection
 from .errors import DataError, OutputError, Terminated
@@ -17,6 +16,7 @@ from .recordfiles import (  # noqa: F401  (data_dir, schema_dir, read_json: this
     Problem,
     RecordReader,
     data_dir,
+    data_file,
     is_proceedings_record,
     parse_json,
     read_json,
@@ -29,6 +29,7 @@ from .recordfiles import (  # noqa: F401  (data_dir, schema_dir, read_json: this
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
+    from pathlib import Path
     from typing import IO, Any
 
 PACKAGE_DATA = "data"
@@ -40,9 +41,14 @@ def packaged_papers() -> Path:
 
 
 def load_proceedings(folder: Path | None = None) -> dict[str, Proceedings]:
-    folder = folder or data_dir() / "proceedings"
+    if folder is None:  # the packaged ones, without pathlib (start-up)
+        where = data_file("proceedings")
+        paths: list[Path | str] = [os.path.join(where, name) for name in sorted(os.listdir(where))
+                                   if name.endswith(".json")]
+    else:
+        paths = sorted(folder.glob("*.json"))
     found = {}
-    for path in sorted(folder.glob("*.json")):
+    for path in paths:
         data = read_json(path)
         try:
             proc = Proceedings.from_dict(data)
@@ -140,6 +146,8 @@ def stream_papers(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Paper] | 
     cannot be read twice): use :func:`load`.
     """
     targets = list(paths)
+    from pathlib import Path
+
     if any(isinstance(item, Path) and not item.is_file() for item in record_files(targets)):
         return None
     proceedings = load_proceedings()
@@ -263,9 +271,10 @@ def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
     # copy the whole file (as UCS-2, for a few non-ASCII characters) and hold it while the
     # records are built.  The file is written by tools/build_records.py, one record a line.
     try:
-        data = packaged_papers().read_bytes()
+        with open(data_file("papers.jsonl"), "rb") as handle:
+            data = handle.read()
     except OSError as exc:
-        raise DataError(f"{packaged_papers()}: cannot read: {exc.strerror or exc}") from None
+        raise DataError(f"{data_file('papers.jsonl')}: cannot read: {exc.strerror or exc}") from None
     # The ~150,000 objects built here hold no reference cycles: the cyclic garbage
     # collector would only rescan them, again and again, while they are made.
     enabled = gc.isenabled()
@@ -280,7 +289,7 @@ def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
         # The build writes papers.jsonl in collection order (and checks it): no sort needed.
         return PaperCollection._ordered(papers)
     except (ValueError, KeyError) as exc:
-        raise DataError(f"{packaged_papers()}: not the packaged records ({exc!r}); reinstall icml2026") from None
+        raise DataError(f"{data_file('papers.jsonl')}: not the packaged records ({exc!r}); reinstall icml2026") from None
     finally:
         if enabled:
             gc.enable()
@@ -293,7 +302,7 @@ def load_keys(keys: Iterable[str]) -> PaperCollection | None:
     to report it with suggestions).  ``icml2026 show KEY`` and ``export --keys``
     start this way: a few kilobytes read instead of the whole volume.
     """
-    index = b"\n" + (data_dir() / "index.tsv").read_bytes()
+    index = b"\n" + _read_bytes(data_file("index.tsv"))
     spans = []
     for key in keys:
         at = index.find(b"\n" + key.encode("utf-8") + b"\t")
@@ -303,19 +312,12 @@ def load_keys(keys: Iterable[str]) -> PaperCollection | None:
         spans.append((int(start), int(length)))
     proceedings = load_proceedings()
     papers = []
-    with packaged_papers().open("rb") as handle:
+    with open(data_file("papers.jsonl"), "rb") as handle:
         for offset, size in dict.fromkeys(spans):
             handle.seek(offset)
             record = json.loads(handle.read(size))
             papers.append(Paper.from_dict(record, proceedings[record["proceedings"]]))
     return _with_corrections(PaperCollection(papers))
-
-
-def _packaged_line(offset: int, size: int, proceedings: dict[str, Proceedings]) -> Paper:
-    with packaged_papers().open("rb") as handle:
-        handle.seek(offset)
-        record = json.loads(handle.read(size))
-    return Paper.from_dict(record, proceedings[record["proceedings"]])
 
 
 def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Paper], int, int] | None:
@@ -336,10 +338,10 @@ def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Pa
     if active_layer(None) is not None or "/" in query or (" " not in query and _index_keys(query)):
         return None
     # Rows split only where a hit needs them; the index searched in its file's bytes.
-    lines = (data_dir() / "lines.tsv").read_bytes().split(b"\n")
+    lines = _read_bytes(data_file("lines.tsv")).split(b"\n")
     if lines and not lines[-1]:
         lines.pop()
-    index = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(lines))
+    index = Index.from_bytes(_read_bytes(data_file("search-index.txt")), len(lines))
     if index is None:
         return None
     hits: list[int] | range = range(len(lines))
@@ -352,9 +354,12 @@ def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Pa
     complete = sum(lines[i].endswith(b"\tcomplete") for i in hits)
     proceedings = load_proceedings()
     shown = []
-    for i in hits[:limit] if limit else hits:
-        offset, size, _ = lines[i].split(b"\t")
-        shown.append(_packaged_line(int(offset), int(size), proceedings))
+    with open(data_file("papers.jsonl"), "rb") as handle:
+        for i in hits[:limit] if limit else hits:
+            offset, size, _ = lines[i].split(b"\t")
+            handle.seek(int(offset))
+            record = json.loads(handle.read(int(size)))
+            shown.append(Paper.from_dict(record, proceedings[record["proceedings"]]))
     return shown, len(hits), complete
 
 
@@ -364,8 +369,13 @@ def _index_keys(query: str) -> set[str]:
 
     if not query:
         return set()
-    index = b"\n" + (data_dir() / "index.tsv").read_bytes()
+    index = b"\n" + _read_bytes(data_file("index.tsv"))
     return {key for key, _ in identifier_candidates(query) if index.find(b"\n" + key.encode("utf-8") + b"\t") >= 0}
+
+
+def _read_bytes(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def dumps_record(record: dict[str, Any]) -> str:
@@ -384,6 +394,8 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str] | bytes, *,
     (``/dev/stdout``, a pipe) is written into directly, never replaced.  A missing
     folder is created only with *make_parents*.  Failures are :class:`OutputError`.
     """
+    from pathlib import Path
+
     target = Path(path)
     try:
         real = Path(os.path.realpath(target, strict=False))

@@ -42,8 +42,10 @@ def _columns() -> int:
 
 
 def _sized(formatter: Callable[..., argparse.HelpFormatter]) -> Callable[..., argparse.HelpFormatter]:
+    width = _columns()  # once per parser: argparse makes a formatter for every argument added
+
     def make(prog: str, **options: Any) -> argparse.HelpFormatter:
-        options.setdefault("width", _columns())
+        options.setdefault("width", width)
         return formatter(prog, **options)
 
     return make

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
+
+TYPE_CHECKING = False  # pathlib only when a Path is asked for (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 ENV_DIR = "ICML2026_DATA_DIR"
 PROCEEDINGS = "pmlr-v306"
@@ -26,15 +29,21 @@ ENABLED = True  # the CLI's --no-corrections sets this to False for one run
 
 def data_folder() -> Path:
     """The user's data folder for icml2026 (``ICML2026_DATA_DIR`` overrides it)."""
+    from pathlib import Path
+
+    return Path(_data_folder())
+
+
+def _data_folder() -> str:
     override = os.environ.get(ENV_DIR)
     if override:
-        return Path(override)
+        return override
     found = xdg_data_folder()
     if found is not None:
-        return Path(found)
+        return found
     import platformdirs  # other platforms, or no $HOME
 
-    return Path(platformdirs.user_data_dir(APP, appauthor=False))
+    return str(platformdirs.user_data_dir(APP, appauthor=False))
 
 
 def xdg_data_folder() -> str | None:
@@ -52,7 +61,13 @@ def xdg_data_folder() -> str | None:
 
 
 def layer_path() -> Path:
-    return data_folder() / "corrections" / f"{PROCEEDINGS}.json"
+    from pathlib import Path
+
+    return Path(_layer_file())
+
+
+def _layer_file() -> str:
+    return os.path.join(_data_folder(), "corrections", f"{PROCEEDINGS}.json")
 
 
 def active_layer(enabled: bool | None = None) -> Path | None:
@@ -60,5 +75,5 @@ def active_layer(enabled: bool | None = None) -> Path | None:
     :data:`ENABLED`) or when there is none."""
     if not (ENABLED if enabled is None else enabled):
         return None
-    path = layer_path()
-    return path if path.exists() else None
+    path = _layer_file()
+    return layer_path() if os.path.exists(path) else None
