@@ -39,6 +39,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bibtex.names import split_names
 from ..fix.match import (
     PAPER_TYPES,
     Index,
@@ -46,7 +47,6 @@ from ..fix.match import (
     claims_icml2026,
     latex_plain,
     other_venue,
-    split_names,
     title_keys,
     unicode_title,
     with_inherited,
