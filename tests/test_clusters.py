@@ -303,4 +303,4 @@ def test_clusters_agree_with_citeproc_js(all_documents: list[Document]) -> None:
     from cluster_documents import SLOW_STEP
 
     docs = all_documents[::SLOW_STEP]
-    check_documents([c for style in STYLES for c in compare(docs, style)], f"every {SLOW_STEP}rd document")
+    check_documents([c for style in STYLES for c in compare(docs, style)], f"every {SLOW_STEP}th document")

@@ -388,10 +388,28 @@ def _check_output_format(output_format: str) -> None:
 def format_clusters(items: Sequence[Mapping[str, Any]], clusters: Any, *, style: str = "apa",
                     output_format: str = "text", locale: str | None = None) -> list[str]:
     """One citation per cluster of CSL-JSON *items* (cites name item ids), in *output_format*."""
-    from .citation import check_locale, html_to_markdown, style_path
+    _check_output_format(output_format)
+    return rendered_as(marked_clusters(items, clusters, style=style, locale=locale), output_format)
+
+
+def rendered_as(marked: Sequence[str], output_format: str) -> list[str]:
+    """Marked citations (:func:`marked_clusters`) as text, HTML or Markdown."""
+    from .citation import html_to_markdown
     from .citeproc_fixes import to_html, to_text
 
     _check_output_format(output_format)
+    if output_format == "text":
+        return [to_text(m) for m in marked]
+    if output_format == "markdown":
+        return [html_to_markdown(to_html(m, superscripts=False)) for m in marked]
+    return [to_html(m) for m in marked]
+
+
+def marked_clusters(items: Sequence[Mapping[str, Any]], clusters: Any, *, style: str = "apa",
+                    locale: str | None = None) -> list[str]:
+    """The citations of :func:`format_clusters` with formatting markers, for any output format."""
+    from .citation import check_locale, style_path
+
     document = parse_clusters(clusters)
     known = {str(item["id"]): item for item in items}
     cited: dict[str, Mapping[str, Any]] = {}  # the document's items, in the order first cited
@@ -401,12 +419,7 @@ def format_clusters(items: Sequence[Mapping[str, Any]], clusters: Any, *, style:
                 raise UsageError(f"unknown item id {cite.key!r}")
             cited.setdefault(cite.key, known[cite.key])
     loaded = load_cluster_style(style_path(style), check_locale(locale) if locale else None)
-    marked = _render_document(loaded, list(cited.values()), document)
-    if output_format == "text":
-        return [to_text(m) for m in marked]
-    if output_format == "markdown":
-        return [html_to_markdown(to_html(m, superscripts=False)) for m in marked]
-    return [to_html(m) for m in marked]
+    return _render_document(loaded, list(cited.values()), document)
 
 
 def _render_document(loaded: Any, items: Sequence[Mapping[str, Any]], document: list[list[Cite]]) -> list[str]:
