@@ -148,6 +148,14 @@ def _render(papers: Iterable[Paper], fields_of: Any, key_style: str, with_abstra
         yield ("\n" if n else "") + format_entry(key, fields_of(paper, with_abstract))
 
 
+def fields_for(paper: Paper, dialect: str, *, abstract: bool = False) -> list[tuple[str, str]]:
+    """The ``(name, encoded value)`` fields of *paper*'s entry in *dialect* (``bibtex`` or
+    ``biblatex``), in the export's order: what :func:`format_entry` writes."""
+    if dialect not in ("bibtex", "biblatex"):
+        raise ValueError(f"unknown BibTeX dialect {dialect!r} (bibtex or biblatex)")
+    return (_bibtex_fields if dialect == "bibtex" else _biblatex_fields)(paper, abstract)
+
+
 def format_entry(key: str, fields: list[tuple[str, str]]) -> str:
     """``@inproceedings{key,`` + one ``name = value`` line per field (values already encoded)."""
     lines = [f"@inproceedings{{{key},"]

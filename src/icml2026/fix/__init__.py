@@ -25,7 +25,6 @@ replacement changes (:attr:`EntryReport.changes`).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from typing import Any
 from ..errors import UsageError
 from ..model import Paper
 from .match import EVIDENCE, Index, Match, Matcher, with_inherited
-from .scan import Block, Field, blocks
+from .scan import Block, blocks
 
 FORMATS = ("auto", "bibtex", "biblatex")
 # Fields only BibLaTeX has: an entry with one of them is kept in BibLaTeX by ``fmt="auto"``.
@@ -48,7 +47,6 @@ SUPERSEDED = frozenset((
     "openreview", "eprint", "eprinttype", "eprintclass", "archiveprefix", "primaryclass", "arxivid", "arxiv",
     "isbn", "issn", "crossref", "biburl", "bibsource", "timestamp", "software",
 ))
-_FIELD_LINE = re.compile(r"  ([a-z]+) = ")
 EVIDENCE_LABELS = {"openreview": "OpenReview id", "pmlr": "PMLR id", "arxiv": "arXiv id",
                    "title": "title and authors"}
 
@@ -233,22 +231,13 @@ def changes(old: Block, new: Block) -> tuple[Change, ...]:
 
 def render_entry(paper: Paper, block: Block, fmt: str, abstract: bool | None, strict: bool) -> str:
     """The package's entry for *paper* under *block*'s key, then the user fields it keeps."""
-    from ..exporters import export
+    from ..exporters.bibtex import fields_for, format_entry
 
     with_abstract = abstract if abstract is not None else block.has("abstract") and bool(paper.abstract)
-    lines = export([paper], fmt, abstract=with_abstract).rstrip("\n").split("\n")
-    lines[0] = f"@inproceedings{{{block.key},"
-    written = {m.group(1) for m in map(_FIELD_LINE.match, lines[1:-1]) if m}
-    dropped = SUPERSEDED | written | ({"abstract"} if abstract is False else set())
-    kept = [] if strict else [f for f in block.fields if f.name not in dropped]
-    if kept:
-        lines[-2] += ","
-        lines[-1:] = [*(_field_line(f) for f in kept[:-1]), _field_line(kept[-1])[:-1], "}"]
-    return "\n".join(lines)
-
-
-def _field_line(item: Field) -> str:
-    return f"  {item.raw_name} = {item.raw_value},"
+    fields = fields_for(paper, fmt, abstract=with_abstract)
+    dropped = SUPERSEDED | {name for name, _ in fields} | ({"abstract"} if abstract is False else set())
+    kept = [] if strict else [(f.raw_name, f.raw_value) for f in block.fields if f.name not in dropped]
+    return format_entry(block.key or "", fields + kept).rstrip("\n")
 
 
 # --------------------------------------------------------------------------- index cache
