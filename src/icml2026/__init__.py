@@ -68,14 +68,16 @@ def validate(paths: Any = None) -> list[Problem]:
 
 
 def cite(papers: Any, style: str = "apa", output_format: str = "text", *, in_text: bool = False,
-         locale: str | None = None, fmt: str | None = None) -> str:
+         locale: str | None = None, fmt: str | None = None, progress: Any = None) -> str:
     """Formatted references (or in-text citations) in a CSL *style*; *output_format* is
     ``text``, ``html`` or ``markdown`` (the names of ``export --output-format``).
 
     The papers form one document (disambiguated together); *locale* forces a
     CSL locale, by default the style's ``default-locale`` (else en-US).  *fmt* is
     the parameter's old name, accepted with a ``DeprecationWarning``: elsewhere
-    ``fmt`` names an export format (``export(papers, "bibtex")``).
+    ``fmt`` names an export format (``export(papers, "bibtex")``).  *progress*, a
+    callable, is called with ``(done, total)`` entries as they are formatted (``(0,
+    total)`` first, ``(total, total)`` last): the whole volume takes a minute.
     """
     from .exporters import export as _export
 
@@ -86,7 +88,8 @@ def cite(papers: Any, style: str = "apa", output_format: str = "text", *, in_tex
             raise TypeError("cite() got both fmt and output_format; use output_format")
         warnings.warn("cite(fmt=...) is deprecated; use cite(output_format=...)", DeprecationWarning, stacklevel=2)
         output_format = fmt
-    return _export(papers, "citation", style=style, output_format=output_format, in_text=in_text, locale=locale)
+    return _export(papers, "citation", style=style, output_format=output_format, in_text=in_text, locale=locale,
+                   progress=progress)
 
 
 def cite_clusters(papers: Any, clusters: Any, style: str = "apa", output_format: str = "text", *,

@@ -78,6 +78,12 @@ def run(args: argparse.Namespace) -> int:
         "in_text": args.in_text,
         "locale": args.locale,
     }
+    if args.format == "citation":  # a progress line for long documents, on a terminal only
+        import sys
+
+        from ..exporters.citation import terminal_progress
+
+        options["progress"] = terminal_progress(sys.stderr, len(papers) if hasattr(papers, "__len__") else 0)
     emit(iter_export(papers, args.format, on_skip=warn, **options), args.output)
     return 0
 

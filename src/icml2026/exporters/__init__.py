@@ -64,7 +64,7 @@ FORMATS: dict[str, Format] = {
         Format("hayagriva", ".hayagriva:render_hayagriva", True, "Hayagriva YAML for Typst", ".yml",
                options=("key_style",)),
         Format("citation", ".citation:render_citation", True, "formatted references in a CSL style", ".txt",
-               options=("style", "output_format", "in_text", "locale")),
+               options=("style", "output_format", "in_text", "locale", "progress")),
     )
 }
 
@@ -81,6 +81,7 @@ OPTIONS: dict[str, str] = {
     "output_format": "citation: text, html or markdown",
     "in_text": "citation: in-text citations instead of the bibliography",
     "locale": "citation: force a CSL locale (default: the style's)",
+    "progress": "citation: a callable(done, total), called as entries are formatted (None: none)",
 }
 
 
@@ -97,6 +98,7 @@ OPTION_RULES: dict[str, tuple[Any, str | tuple[str, ...]]] = {
     "output_format": ("text", OUTPUT_FORMATS),
     "in_text": (False, FLAG),
     "locale": (None, MAYBE_TEXT),
+    "progress": (None, "a callable(done, total) or None"),
 }
 
 
@@ -129,6 +131,10 @@ def _check_option(name: str, value: Any) -> None:
             raise TypeError(f"export option {name} must be a str ({', '.join(kind)}), not {value!r}")
         if value not in kind:
             raise UsageError(f"export option {name} must be one of {', '.join(kind)}, not {value!r}")
+        return
+    if name == "progress":
+        if value is not None and not callable(value):
+            raise TypeError(f"export option progress must be a callable(done, total) or None, not {value!r}")
         return
     flag = isinstance(value, bool) or (value is None and kind == MAYBE_FLAG)
     text = isinstance(value, str) or (value is None and kind == MAYBE_TEXT) \

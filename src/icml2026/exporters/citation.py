@@ -41,7 +41,7 @@ import os
 import re
 import threading
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,12 @@ from . import OUTPUT_FORMATS
 from .csl import to_csl
 
 CACHE_SIZE = 50_000
+
+Progress = Callable[[int, int], Any]  # called with (entries done, entries in all)
+
+# A progress line on a terminal only for documents at least this long (a few seconds' work);
+# shorter ones are done before a line would help.
+PROGRESS_MIN_ENTRIES = 500
 
 
 # -- styles and locales -------------------------------------------------------------
@@ -164,14 +170,16 @@ _CACHE = _Cache()
 
 
 def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", locale: str | None = None,
-                 in_text: bool = False) -> list[tuple[str, str]]:
+                 in_text: bool = False, progress: Progress | None = None) -> list[tuple[str, str]]:
     """``(id, marked)`` per entry for CSL-JSON *items*: bibliography order, or input order if *in_text*.
 
     The items form one document: they are disambiguated together (CSL
     1.0.2, as citeproc-js does) when the style asks for it.  *locale*
     forces a locale; by default the style's ``default-locale`` (else en-US).
     *marked* is the entry with formatting markers; turn it into text or HTML
-    with :func:`.citeproc_fixes.to_text` / ``to_html``.
+    with :func:`.citeproc_fixes.to_text` / ``to_html``.  *progress*, if given, is
+    called with ``(done, total)``: ``(0, total)`` before the document is sorted and
+    disambiguated, then once per entry formatted, the last time with ``(total, total)``.
     """
     from .citeproc_fixes import collapse_punctuation, make_source, move_punctuation_into_quotes
 
@@ -180,6 +188,8 @@ def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", loca
     locale = loaded.locale
     if not in_text and not loaded.has_bibliography():
         raise UsageError(f"style {style!r} has no bibliography; use in-text citations")
+    if progress is not None:
+        progress(0, len(items))
     source, ids = make_source(items)
     fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
     options = loaded.disambiguation
@@ -204,6 +214,8 @@ def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", loca
                     marked = _substitute_names(marked, names[1], substitute)
                 previous = names[0]
             out.append((ids[key], collapse_punctuation(move_punctuation_into_quotes(marked, quotes))))
+            if progress is not None:
+                progress(len(out), len(items))
     return out
 
 
@@ -230,8 +242,14 @@ class _Document:
 
         self.loaded = loaded
         self.registered = registered
-        self.engine = Disambiguator(loaded.disambiguation, self._plain_cite, list(ids), bibliography.keys)
-        self.settings = self.engine.run()
+        options = loaded.disambiguation
+        self.engine = Disambiguator(options, self._plain_cite, list(ids), bibliography.keys)
+        if len(ids) == 1 and not (options.add_givenname and options.rule.startswith("all-names")):
+            # One cite clashes with no other, and only the all-names rules compare the names
+            # within one cite: nothing to disambiguate, every setting stays the base one.
+            self.settings = self.engine.settings
+        else:
+            self.settings = self.engine.run()
 
     def _plain_cite(self, key: str, state: Any) -> str:
         from .citeproc_fixes import MARKER_RANGE
@@ -319,13 +337,15 @@ def _raised_in_citeproc(exc: BaseException) -> bool:
 
 
 def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", output_format: str = "text",
-                   in_text: bool = False, locale: str | None = None) -> list[tuple[str, str]]:
-    """``(id, entry)`` in *output_format* (``text``, ``html`` = the inner HTML of one entry, ``markdown``)."""
+                   in_text: bool = False, locale: str | None = None,
+                   progress: Progress | None = None) -> list[tuple[str, str]]:
+    """``(id, entry)`` in *output_format* (``text``, ``html`` = the inner HTML of one entry, ``markdown``);
+    *progress* as for :func:`format_items`."""
     from .citeproc_fixes import to_html, to_text
 
     if output_format not in OUTPUT_FORMATS:
         raise UsageError(f"unknown output format {output_format!r} (known: {', '.join(OUTPUT_FORMATS)})")
-    marked = format_items(items, style=style, locale=locale, in_text=in_text)
+    marked = format_items(items, style=style, locale=locale, in_text=in_text, progress=progress)
     if output_format == "text":
         return [(key, to_text(m)) for key, m in marked]
     if output_format == "markdown":  # superscript characters stay characters: no inline HTML for them
@@ -334,10 +354,13 @@ def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", ou
 
 
 def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_format: str = "text",
-                    in_text: bool = False, locale: str | None = None, **_: Any) -> Iterator[str]:
+                    in_text: bool = False, locale: str | None = None, progress: Progress | None = None,
+                    **_: Any) -> Iterator[str]:
+    """The formatted references (or in-text citations) of *papers*, one document; *progress*,
+    if given, is called with ``(done, total)`` entries (see :func:`format_items`)."""
     items = [to_csl(p, abstract=False) for p in papers]
     entries = [e for _, e in format_entries(items, style=style, output_format=output_format,
-                                            in_text=in_text, locale=locale)]
+                                            in_text=in_text, locale=locale, progress=progress)]
     if output_format == "html" and not in_text:
         yield '<div class="csl-bib-body">\n'
         yield from (f'  <div class="csl-entry">{e}</div>\n' for e in entries)
@@ -346,6 +369,33 @@ def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_forma
         yield "\n".join(f"{e}\n" for e in entries)
     else:
         yield from (e + "\n" for e in entries)
+
+
+class TerminalProgress:
+    """``formatting citations: 3000/6552`` redrawn in place on *stream* (a terminal), ended
+    with a line break when the last entry is done.  At most one redraw per 1/10 s."""
+
+    def __init__(self, stream: Any, label: str = "formatting citations") -> None:
+        import time
+
+        self.stream, self.label, self.clock, self.last = stream, label, time.monotonic, -1.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if done < total and now - self.last < 0.1:
+            return
+        self.last = now
+        self.stream.write(f"\r{self.label}: {done}/{total}" + ("\n" if done >= total else ""))
+        self.stream.flush()
+
+
+def terminal_progress(stream: Any, count: int) -> TerminalProgress | None:
+    """A :class:`TerminalProgress` on *stream* for a document of *count* papers, or None: when
+    *stream* is not a terminal (piped, redirected) or the document is short."""
+    isatty = getattr(stream, "isatty", None)
+    if count < PROGRESS_MIN_ENTRIES or isatty is None or not isatty():
+        return None
+    return TerminalProgress(stream)
 
 
 # -- Markdown from HTML -------------------------------------------------------------------

@@ -840,8 +840,8 @@ def order_bibliography(loaded: Any, bibliography: Any) -> None:
     """
     section = loaded.root.find(f"{{{CSL_NS}}}bibliography")
     sort = section.find(f"{{{CSL_NS}}}sort") if section is not None else None
-    if sort is None:
-        return
+    if sort is None or len(bibliography.items) < 2:
+        return  # one item is in order: its keys need not be computed
     layout = section.find(f"{{{CSL_NS}}}layout")
     items = list(bibliography.items)
     order = list(range(len(items)))
