@@ -275,6 +275,17 @@ def test_a_file_name_that_looks_like_bibtex_is_read_as_a_file(tmp_path):
         read_bibtex_report("@misc{x, title={one line}}")  # no line break: a file name
 
 
+def test_devices_fifos_and_folders_are_refused_unread(tmp_path):
+    """The one bounded reader (icml2026.inputs): a FIFO without a writer does not block, /dev/zero
+    is not read to the limit, a folder is named as one."""
+    fifo = tmp_path / "pipe.bib"
+    os.mkfifo(fifo)
+    for name, what in ((fifo, "not a regular file"), (Path("/dev/zero"), "not a regular file"),
+                       (tmp_path, "a folder")):
+        with pytest.raises(DataError, match=f"cannot read: {what}$"):
+            read_file(name)
+
+
 def test_stdin_gets_the_utf8_check(tmp_path):
     run = subprocess.run([sys.executable, "-m", "icml2026", "import", "-"],
                          input=entry("s").encode() + b"\xff\xfe", check=False, capture_output=True)

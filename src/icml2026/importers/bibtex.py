@@ -177,12 +177,10 @@ def parse_string(text: str, *, progress: Progress | None = None) -> ImportResult
 
 def read_file(path: str | os.PathLike[str], *, progress: Progress | None = None) -> ImportResult:
     """Papers from the UTF-8 BibTeX file at *path* (any name), with the problems found."""
+    from ..inputs import read_bounded
+
     target = Path(path)
-    try:
-        with target.open("rb") as handle:
-            raw = handle.read(MAX_INPUT_CHARS + 1)  # bytes: a longer file is refused unread
-    except OSError as exc:
-        raise DataError(f"{_short(str(target))}: cannot read: {exc.strerror or exc}") from None
+    raw = read_bounded(os.fspath(target), MAX_INPUT_CHARS, label=_short(str(target)))
     text = decode_bytes(raw, _short(str(target)))
     return convert(text, Source(name=f"BibTeX file {target.name}", url=str(target)), progress=progress)
 

@@ -413,26 +413,9 @@ def update(*, url: str | None = None, file: str | None = None, check: bool = Fal
 
 def _read_file(file: str, max_bytes: int) -> bytes:
     """The bytes of a regular file no larger than *max_bytes* (never /dev/zero, a FIFO, a folder)."""
-    import os
-    import stat
+    from ..inputs import read_bounded
 
-    source = Path(file)
-    try:
-        info = source.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise UpdateError(f"{file}: not a regular file")
-        if info.st_size > max_bytes:
-            raise UpdateError(f"{file}: {info.st_size:,} bytes, larger than the limit of {max_bytes:,} "
-                              "(--max-size)")
-        with open(source, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise UpdateError(f"{file}: not a regular file")
-            body = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise UpdateError(f"{file}: cannot read: {exc.strerror or exc}") from None
-    if len(body) > max_bytes:
-        raise UpdateError(f"{file}: larger than the limit of {max_bytes:,} bytes (--max-size)")
-    return body
+    return read_bounded(file, max_bytes, error=UpdateError, limit=" (--max-size)")
 
 
 def revert(path: Path | None = None) -> tuple[bool, L.Layer | None]:
