@@ -96,7 +96,7 @@ class Change:
         return {"field": self.field, "old": self.old, "new": self.new}
 
     def __str__(self) -> str:
-        from ..importers.bibtex_syntax import shown
+        from ..bibtex.syntax import shown
 
         if self.old is None:
             return f"{self.field} added"
