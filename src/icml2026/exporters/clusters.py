@@ -38,7 +38,7 @@ citeproc-py's public API gives the items (``Citation``, ``CitationItem`` with a
 ``cite()`` renders a whole citation with one disambiguation state and without positions
 or collapsing, so each cite is rendered alone (the children of the citation's
 ``cs:layout``) and the citation is assembled here, in the layout's affixes and formatting.
-The element classes of :class:`ClusterStyle` add what the cites need: the position tests,
+The element classes of :func:`cluster_style_class` add what the cites need: the position tests,
 ``is-numeric`` on the locator, ``et-al-subsequent-*``, and the first ``cs:names`` output
 (recorded for grouping, suppressed for collapsing).
 
@@ -58,12 +58,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citeproc import model
-
 from ..errors import UsageError
 from ..model import Paper
 from . import OUTPUT_FORMATS
-from .citeproc_fixes import CSL_NS, FIXED_ELEMENTS, FixedIf, FixedName, FixedStyle
+
+CSL_NS = "http://purl.org/net/xbiblio/csl"
 
 LOCATOR_LABELS = ("act", "appendix", "article-locator", "book", "canon", "chapter", "column", "elocation",
                   "equation", "figure", "folio", "issue", "line", "note", "opus", "page", "paragraph", "part",
@@ -164,46 +163,6 @@ def _context(element: Any) -> _CiteContext | None:
     return getattr(element.get_root(), "cluster_context", None)
 
 
-class ClusterIf(FixedIf):
-    """``position`` tests the cite's position (CSL 1.0.2, Choose); outside a cluster's cite
-    (the bibliography, the disambiguation's base forms) citeproc-py's own test, as for ``cite()``."""
-
-    def _position(self, item, context=None, *args, **kwargs):
-        cite = _context(self)
-        if cite is None:
-            return super()._position(item, context, *args, **kwargs)
-        return [position in cite.positions for position in self.get("position", "").split()]
-
-
-    def _is_numeric(self, item, *args, **kwargs):
-        """``is-numeric="locator"`` tests the cite's locator (citeproc-py looks in the record)."""
-        variables = self.get("is-numeric", "").split()
-        if "locator" not in variables or _context(self) is None:
-            return super()._is_numeric(item, *args, **kwargs)
-        locator = getattr(item, "locator", None)
-        results = []
-        for variable in variables:
-            if variable == "locator":
-                value = getattr(locator, "identifier", None) if locator is not None else None
-            else:
-                try:
-                    value = item.reference[variable.replace("-", "_")]
-                except Exception:  # a variable the record lacks
-                    value = None
-            results.append(value is not None and bool(_NUMERIC.fullmatch(str(value))))
-        return results
-
-
-# CSL 1.0.2, is-numeric: numbers with optional letter prefixes and suffixes ("D2", "2b"),
-# separated by a comma, hyphen (or en dash) or ampersand, with or without spaces.
-_NUMBER = r"[A-Za-z]*\d+[A-Za-z]*"
-_NUMERIC = re.compile(rf"\s*{_NUMBER}(?:\s*[,&\-\u2013]\s*{_NUMBER})*\s*")
-
-
-class ClusterElseIf(ClusterIf):
-    pass
-
-
 def _subsequent_option(element: Any, name: str, context: Any) -> str | None:
     """``et-al-subsequent-min``/``-use-first`` where they apply: on the element, cs:citation or cs:style."""
     value = element.get(name)
@@ -216,49 +175,98 @@ def _subsequent_option(element: Any, name: str, context: Any) -> str | None:
     return element.getroottree().getroot().get(name)
 
 
-class ClusterName(FixedName):
-    """``et-al-subsequent-min``/``et-al-subsequent-use-first`` replace ``et-al-min``/``-use-first``
-    for a cite that is not first."""
+# CSL 1.0.2, is-numeric: numbers with optional letter prefixes and suffixes ("D2", "2b"),
+# separated by a comma, hyphen (or en dash) or ampersand, with or without spaces.
+_NUMBER = r"[A-Za-z]*\d+[A-Za-z]*"
+_NUMERIC = re.compile(rf"\s*{_NUMBER}(?:\s*[,&\-\u2013]\s*{_NUMBER})*\s*")
 
-    def get_option(self, name, context=None, sort_options=None):
-        if name in ("et-al-min", "et-al-use-first") and not sort_options:
+
+@functools.cache
+def cluster_style_class() -> type:
+    """:class:`.citeproc_fixes.FixedStyle` with the elements a cite of a cluster needs (built on
+    first use: citeproc-py is imported only then)."""
+    from citeproc import model
+
+    from .citeproc_fixes import FIXED_ELEMENTS, FixedIf, FixedName, FixedStyle
+
+    class ClusterIf(FixedIf):
+        """``position`` tests the cite's position (CSL 1.0.2, Choose); outside a cluster's cite
+        (the bibliography, the disambiguation's base forms) citeproc-py's own test, as for ``cite()``."""
+
+        def _position(self, item, context=None, *args, **kwargs):
             cite = _context(self)
-            if cite is not None and "first" not in cite.positions:
-                value = _subsequent_option(self, name.replace("et-al-", "et-al-subsequent-"), context)
-                if value is not None:
-                    return int(value)
-        return super().get_option(name, context, sort_options)
+            if cite is None:
+                return super()._position(item, context, *args, **kwargs)
+            return [position in cite.positions for position in self.get("position", "").split()]
+
+        def _is_numeric(self, item, *args, **kwargs):
+            """``is-numeric="locator"`` tests the cite's locator (citeproc-py looks in the record)."""
+            variables = self.get("is-numeric", "").split()
+            if "locator" not in variables or _context(self) is None:
+                return super()._is_numeric(item, *args, **kwargs)
+            locator = getattr(item, "locator", None)
+            results = []
+            for variable in variables:
+                if variable == "locator":
+                    value = getattr(locator, "identifier", None) if locator is not None else None
+                else:
+                    try:
+                        value = item.reference[variable.replace("-", "_")]
+                    except Exception:  # a variable the record lacks
+                        value = None
+                results.append(value is not None and bool(_NUMERIC.fullmatch(str(value))))
+            return results
 
 
-class ClusterNames(model.Names):
-    """The first ``cs:names`` of a cite: its output recorded (cite grouping), or suppressed
-    (collapsed cites of a group: "Doe 2000, 2001")."""
+    class ClusterElseIf(ClusterIf):
+        pass
 
-    def render(self, *args, **kwargs):
-        cite = _context(self)
-        if cite is None:
-            return super().render(*args, **kwargs)
-        outer = cite.depth == 0
-        if outer and cite.suppress_names and cite.names_seen == 0:
-            text = super().render(*args, **kwargs)
-            if text is not None:
+
+    class ClusterName(FixedName):
+        """``et-al-subsequent-min``/``et-al-subsequent-use-first`` replace ``et-al-min``/``-use-first``
+        for a cite that is not first."""
+
+        def get_option(self, name, context=None, sort_options=None):
+            if name in ("et-al-min", "et-al-use-first") and not sort_options:
+                cite = _context(self)
+                if cite is not None and "first" not in cite.positions:
+                    value = _subsequent_option(self, name.replace("et-al-", "et-al-subsequent-"), context)
+                    if value is not None:
+                        return int(value)
+            return super().get_option(name, context, sort_options)
+
+
+    class ClusterNames(model.Names):
+        """The first ``cs:names`` of a cite: its output recorded (cite grouping), or suppressed
+        (collapsed cites of a group: "Doe 2000, 2001")."""
+
+        def render(self, *args, **kwargs):
+            cite = _context(self)
+            if cite is None:
+                return super().render(*args, **kwargs)
+            outer = cite.depth == 0
+            if outer and cite.suppress_names and cite.names_seen == 0:
+                text = super().render(*args, **kwargs)
+                if text is not None:
+                    cite.names_seen += 1
+                    return None
+                return text
+            cite.depth += 1
+            try:
+                text = super().render(*args, **kwargs)
+            finally:
+                cite.depth -= 1
+            if outer and text is not None and cite.names_seen == 0:
                 cite.names_seen += 1
-                return None
+                cite.names = str(text)
             return text
-        cite.depth += 1
-        try:
-            text = super().render(*args, **kwargs)
-        finally:
-            cite.depth -= 1
-        if outer and text is not None and cite.names_seen == 0:
-            cite.names_seen += 1
-            cite.names = str(text)
-        return text
 
 
-class ClusterStyle(FixedStyle):
-    elements = {**FIXED_ELEMENTS, "if": ClusterIf, "else-if": ClusterElseIf, "name": ClusterName,
-                "names": ClusterNames}
+    class ClusterStyle(FixedStyle):
+        elements = {**FIXED_ELEMENTS, "if": ClusterIf, "else-if": ClusterElseIf, "name": ClusterName,
+                    "names": ClusterNames}
+
+    return ClusterStyle
 
 
 @functools.lru_cache(maxsize=16)
@@ -268,7 +276,7 @@ def load_cluster_style(path: Path, locale: str | None) -> Any:
     from .citeproc_fixes import StyleError
 
     try:
-        style = ClusterStyle(path, locale)
+        style = cluster_style_class()(path, locale)
     except StyleError as exc:
         raise UsageError(f"{path}: {exc}") from None
     style.lock = threading.Lock()
