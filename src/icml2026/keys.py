@@ -113,8 +113,21 @@ def assign_keys(bases: Mapping[str, tuple[str, Any]], published: Mapping[str, st
             groups.setdefault(base, []).append((order, record))
     reserved = set(groups)
     for base in sorted(groups):
+        blocked = _Blocked(taken, reserved, base)  # not a new set per record: that was quadratic
         for _, record in sorted(groups[base]):
-            key = unique_key(base, taken | (reserved - {base}))
+            key = unique_key(base, blocked)
             keys[record] = key
             taken.add(key)
     return keys
+
+
+class _Blocked:
+    """``taken | (reserved - {base})`` as a view, without copying either set."""
+
+    __slots__ = ("base", "reserved", "taken")
+
+    def __init__(self, taken: set[str], reserved: set[str], base: str) -> None:
+        self.taken, self.reserved, self.base = taken, reserved, base
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.taken or (key != self.base and key in self.reserved)
