@@ -1,7 +1,7 @@
 """Validation speed and the memory of a streamed ``export --data``, next to their floors.
 
     python benchmarks/bench_validate.py                  # 10,000 and 100,000 records
-    python benchmarks/bench_validate.py --sizes 10000 --repeat 1
+    python benchmarks/bench_validate.py --sizes 10000 --pairs 3
 
 Records come from ``corpus.generate`` (PMLR's real ICML 2026 BibTeX, repeated with
 distinct ids and keys), written as one JSON Lines file per size.  Printed, all
@@ -16,7 +16,7 @@ measured in this run:
   alone.  The target is ≤ 150 MB at 100,000 records, flat in the number of records
   but for the keys that must be unique.
 
-Times are the best of ``--repeat`` runs: the machine is shared and noisy.
+Times are paired CPU-time ratios (``benchmarks/timing.py``): the machine is shared and noisy.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from corpus import records  # noqa: E402
-from timing import best_of  # noqa: E402
+from timing import Pairs, in_process, load_average  # noqa: E402
 
 from icml2026.exporters import iter_export  # noqa: E402
 from icml2026.store import packaged_papers, write_atomic  # noqa: E402
@@ -48,17 +47,20 @@ WHOLE_COLLECTION = ("import sys, icml2026\n"
                     "open(sys.argv[2], 'w', encoding='utf-8').write(icml2026.export(papers, 'bibtex'))\n")
 
 
-def best(work: Callable[[], Any], repeat: int) -> float:
-    return best_of(repeat, work)
-
-
-def validation_row(label: str, path: Path, repeat: int) -> str:
+def validation_row(label: str, path: Path, pairs: int) -> str:
+    """A Markdown row: ``validate`` against ``json.loads`` of each line of the file (text in
+    memory), in turn, the median [min] of the per-pair CPU-time ratios (benchmarks/timing.py)."""
     text = path.read_text(encoding="utf-8")
-    floor = best(lambda: [json.loads(line) for line in text.split("\n") if line], repeat)
     problems: list[Any] = []
-    ours = best(lambda: problems.__setitem__(slice(None), validate_paths([path])), repeat)
-    return (f"{label:<34} validate {ours:7.2f} s  json.loads {floor:6.2f} s  "
-            f"ratio {ours / floor:4.2f}×  ({len(problems)} problems)")
+
+    def floor() -> object:
+        return [json.loads(line) for line in text.split("\n") if line]
+
+    def ours() -> None:
+        problems[:] = validate_paths([path])
+
+    measured = Pairs.measure(in_process(ours), in_process(floor), pairs)
+    return measured.row(f"{label} ({len(problems)} problems)", "`json.loads` of each line", 3.0)
 
 
 def peak_rss_mib(args: list[str]) -> tuple[float, float]:
@@ -90,13 +92,13 @@ def memory_rows(size: int, path: Path, workdir: Path) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000", help="comma-separated record counts")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement (best is kept)")
+    parser.add_argument("--pairs", type=int, default=5, help="pairs per validation row (default 5)")
     options = parser.parse_args()
     if not os.access(TIME, os.X_OK):
         raise SystemExit(f"{TIME} (GNU time) is needed to measure peak RSS: apt-get install time")
     sizes = [int(s) for s in options.sizes.split(",")]
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
-    print(validation_row("packaged volume (6,553 records)", packaged_papers(), options.repeat))
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {load_average()}")
+    print(validation_row("packaged volume (6,552 records)", packaged_papers(), options.pairs))
     idle, _ = peak_rss_mib([sys.executable, "-c", "import icml2026"])
     print(f"{'':>9}          import icml2026 alone         peak RSS {idle:7.1f} MiB")
     rss: dict[int, float] = {}
@@ -108,7 +110,7 @@ def main() -> None:
             write_atomic(path, iter_export(papers, "jsonl"))
             del papers
             print(f"-- {size:,} records ({origin})")
-            print(validation_row(f"{size:,} generated records", path, options.repeat))
+            print(validation_row(f"{size:,} generated records", path, options.pairs))
             rows = memory_rows(size, path, workdir)
             print("\n".join(rows))
             rss[size] = float(rows[0].split("peak RSS")[1].split("MiB")[0])
