@@ -1,0 +1,73 @@
+"""The record classes (model, markup, recordfiles) are plain ``__slots__`` classes for start-up
+speed, and keep the behaviour of the frozen dataclasses they were, as the dataclasses
+documentation describes it: the expected values are a real dataclass's."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+
+import pytest
+
+from icml2026.markup import Segment
+from icml2026.model import Identifiers, Pages, Person
+from icml2026.recordfiles import LoadedRecord, Problem
+
+
+@dataclasses.dataclass(frozen=True)
+class Twin:  # a real frozen dataclass with Person's fields: the oracle for repr, eq and hash
+    family: str | None = None
+    given: str | None = None
+    particle: str | None = None
+    suffix: str | None = None
+    literal: str | None = None
+
+
+def test_construction_equality_hash_and_repr_as_a_frozen_dataclass() -> None:
+    ours, twin = Person("Li", given="Yang"), Twin("Li", given="Yang")
+    assert repr(ours) == repr(twin).replace("Twin(", "Person(")
+    assert ours == Person(family="Li", given="Yang") and ours != Person("Li")
+    assert hash(ours) == hash(Person("Li", "Yang")) == hash(dataclasses.astuple(twin))
+    assert ours != twin and ours != ("Li", "Yang", None, None, None)  # another class is never equal
+    assert len({Person("Li"), Person("Li"), Person("Lin")}) == 2
+
+
+def test_frozen() -> None:
+    person = Person("Li")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        person.family = "Lin"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del person.family  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        person.nickname = "x"  # type: ignore[attr-defined]  # __slots__: no other attribute
+
+
+def test_dataclasses_functions_work() -> None:
+    person = Person("Li", "Yang")
+    changed = dataclasses.replace(person, given="Wei")
+    assert changed == Person("Li", "Wei") and person.given == "Yang"
+    assert dataclasses.is_dataclass(person) and dataclasses.is_dataclass(Pages)
+    assert [f.name for f in dataclasses.fields(Identifiers)] == ["pmlr", "openreview", "arxiv", "doi"]
+    assert dataclasses.asdict(Pages(3, 9)) == {"first": 3, "last": 9}
+    assert dataclasses.astuple(Segment("math", "x^2")) == ("math", "x^2", False)
+
+
+def test_pickle_and_copy_give_equal_records() -> None:
+    for record in (Person("Li", "Yang"), Pages(1, 2), Segment("text", "a", True), Problem("f", "r", "/p", "m")):
+        assert pickle.loads(pickle.dumps(record)) == record
+        assert copy.copy(record) == record and copy.deepcopy(record) == record
+
+
+def test_problem_orders_by_its_fields_in_turn() -> None:
+    problems = [Problem("b", "1", "/", "x"), Problem("a", "2", "/", "x"), Problem("a", "1", "/z", "x")]
+    assert sorted(problems) == [Problem("a", "1", "/z", "x"), Problem("a", "2", "/", "x"), Problem("b", "1", "/", "x")]
+    assert Problem("a", "1", "", "") < Problem("a", "1", "", "m") <= Problem("a", "1", "", "m")
+
+
+def test_a_loaded_record_is_mutable_and_unhashable_as_a_plain_dataclass() -> None:
+    record = LoadedRecord("f.json", {"id": "x"})
+    record.text = "{}"
+    assert record.text == "{}" and record.offset == -1 and record.label == "x"
+    with pytest.raises(TypeError):
+        hash(record)
