@@ -3,7 +3,10 @@
 Written from the specification (section "Disambiguation" of the CSL 1.0.2
 specification, with "Inheritable Name Options" and the ``disambiguate``
 condition of ``cs:choose``), and checked against citeproc-js only as a black
-box (``tests/test_citeproc_js.py``).
+box: the details the specification leaves open (which cites of a set get the
+added names, how far a name is expanded) were settled by formatting small
+hand-made documents with it and varying one thing at a time
+(``tests/test_citeproc_js.py``, ``tests/citeproc_js/format.js``).
 
 The design is a set of whole-document passes over *settings*, one
 :class:`Settings` per cite:
@@ -15,14 +18,16 @@ The design is a set of whole-document passes over *settings*, one
    forms): every rendered name that shares its base form with another
    person's is expanded step by step (initials, then full given name) to the
    first step where it is unique; a name no step can separate keeps its form;
-3. cites that still render alike form groups; each group goes through the
-   enabled methods in the specification's order, and a method's change is
-   kept only for the cites it makes unique:
+3. cites whose base forms clash form sets; a set goes through the enabled
+   methods in the specification's order:
 
-   * given-name expansion (rule ``by-cite``): one name position after the
-     other, until the group is resolved;
-   * added names (``disambiguate-add-names``): one more name at a time for
-     the group's remaining cites, each added name expanded too if that helps;
+   * with rule ``by-cite`` or added names under it, *steps*: each base name
+     expanded one level at a time (initials, full given name), then one more
+     name at a time, each added name expanded in its turn; a step is kept
+     where it splits the cites still alike, and the cites it sets apart are
+     done or go on as a set of their own (:meth:`Disambiguator._set`);
+   * with a global rule, added names (``disambiguate-add-names``) for the
+     whole set, one more at a time, while that separates more of it;
    * the ``disambiguate="true"`` condition, for the cites still alike;
    * year suffixes (``disambiguate-add-year-suffix``) for what is left, in
      bibliography order, per group of identical cites.
@@ -258,55 +263,28 @@ class Disambiguator:
 
     def _resolve(self, group: list[str]) -> None:
         options = self.options
-        remaining = [key for key in group if key not in self._unique(group)]
-        if options.add_givenname and options.rule == "by-cite":
-            remaining = self._expand_given_names(group)
-        if options.add_names and remaining:
-            # the set is every cite that rendered alike, those already told apart by their names included
+        by_cite = options.add_givenname and options.rule == "by-cite"
+        remaining = [key for key in group if key not in self._unique(group)]  # the global pass may have told some apart
+        if by_cite or (options.add_names and options.rule not in GLOBAL_RULES):
+            if remaining:  # the set is still every cite whose base form clashed
+                remaining = self._stages(group, expand=by_cite)
+        elif options.add_names and remaining:
             remaining = self._add_names(group)
         if options.has_disambiguate and remaining:
             remaining = self._attempt(remaining, self._set_condition)
         if options.add_year_suffix and remaining:
             self._add_year_suffixes(remaining)
 
-    def _expand_given_names(self, keys: list[str]) -> list[str]:
-        """Rule ``by-cite``: the group's names expanded, one position (list, name) after the other.
-
-        Each position is expanded to the fullest form its ladder allows, in
-        every cite of the group at once, and kept if that tells more cites
-        apart; expansion stops at the first position that separates them all.
-        """
-        positions = sorted({(n.position, n.index) for key in keys for n in self.shown[key] if n.ladder})
-        for position in positions:
-            best = len(self._unique(keys))
-            before = {key: (self.settings[key], self.texts[key]) for key in keys}
-            for key in keys:
-                trial = self.settings[key].copy()
-                if self._expand(key, trial, position):
-                    self.settings[key], self.texts[key] = trial, self._render(key, trial)
-            unique = len(self._unique(keys))
-            if unique <= best:
-                for key, (settings, text) in before.items():
-                    self.settings[key], self.texts[key] = settings, text
-            elif unique == len(keys):
-                break
-        return [key for key in keys if key not in self._unique(keys)]
-
-    def _expand(self, key: str, settings: Settings, position: tuple[int, int]) -> bool:
-        for name in self.shown[key]:
-            if (name.position, name.index) == position and name.ladder:
-                settings.givens[position] = name.ladder[-1]
-                return True
-        return False
-
     def _add_names(self, keys: list[str]) -> list[str]:
         """Names added one at a time to every cite of the set, while that separates more of them.
 
-        The specification adds the names "to all members of a set of
-        ambiguous cites, until no more cites in the set can be disambiguated
-        by adding names": a cite already told apart by the second name still
-        gets the third when the third separates others of its set.  Cites
-        the added names never separate go back to their base form.
+        With a global ``givenname-disambiguation-rule`` the names are already
+        told apart; the specification adds the names "to all members of a set
+        of ambiguous cites, until no more cites in the set can be
+        disambiguated by adding names": a cite already told apart by the
+        second name still gets the third when the third separates others of
+        its set.  Cites the added names never separate go back to their base
+        form.
         """
         before = {key: (self.settings[key], self.texts[key]) for key in keys}
         most = max(self.names_max[key].get(0, 0) for key in keys)
@@ -314,11 +292,9 @@ class Disambiguator:
         for count in range(2, most + 1):
             for key in keys:
                 trial = before[key][0].copy()
-                self._show(key, trial, count)
+                trial.names[0] = count
                 self.settings[key] = trial
                 self.texts[key] = self._render(key, trial)
-            if self.options.add_givenname and not self.options.rule.startswith("primary-name"):
-                self._expand_added(keys, count)
             unique = len(self._unique(keys))
             if unique > best:
                 best, chosen = unique, {key: (self.settings[key], self.texts[key]) for key in keys}
@@ -329,22 +305,124 @@ class Disambiguator:
             self.settings[key], self.texts[key] = before[key]
         return remaining
 
-    def _expand_added(self, keys: list[str], count: int) -> None:
-        """The added name of each cite, expanded where that tells the cite apart (method 1 on added names)."""
-        alike = [key for key in keys if key not in self._unique(keys)]
-        self._attempt(alike, lambda key, s: self._expand_last(key, s, count))
+    # A step is (names shown in the first list, the name expanded or None, its given-name level).
+    Step = tuple[int, int | None, int]
 
-    def _expand_last(self, key: str, settings: Settings, count: int) -> bool:
-        for name in self.shown[key]:
-            if name.position == 0 and name.index == count - 1 and name.ladder:
-                settings.givens[(0, name.index)] = name.ladder[-1]
-                return True
-        return False
+    def _steps(self, keys: list[str], *, expand: bool, start: int | None = None) -> list[Step]:
+        """The steps tried on a set, in order: each base name expanded, then one name more at a time.
 
-    def _show(self, key: str, settings: Settings, count: int) -> bool:
-        """Ask for *count* names in the first list; False if that shows no more than the base form."""
-        settings.names[0] = count
-        return count > self._base_shown[key] and self.names_max[key].get(0, 0) > self._base_shown[key]
+        Without ``disambiguate-add-names`` there is no added name; without
+        given-name expansion (rule ``by-cite``) no expansion.  *start*: the
+        first name count (a set split off another starts with one more name).
+        """
+        base = max(self._base_shown[key] for key in keys)
+        most = max(self.names_max[key].get(0, 0) for key in keys) if self.options.add_names else base
+        levels = (INITIALS, FULL) if expand else ()
+        steps: list[Disambiguator.Step] = []
+        if start is None:
+            steps += [(base, index, level) for index in range(base) for level in levels]
+            start = base + 1
+        for count in range(start, most + 1):
+            steps.append((count, None, FAMILY))
+            steps += [(count, count - 1, level) for level in levels]
+        return steps
+
+    def _apply(self, key: str, step: Step) -> bool:
+        """The settings of *key* changed by *step*, rendered; False if the step changes nothing for it."""
+        count, index, level = step
+        trial = self.settings[key].copy()
+        if count > self._base_shown[key] and count <= self.names_max[key].get(0, 0):
+            trial.names[0] = count
+        if index is not None:
+            if not any(name.position == 0 and name.index == index for name in self.shown[key]):
+                self._render(key, trial)  # the name is not shown yet: learn its ladder
+            for name in self.shown[key]:
+                if name.position == 0 and name.index == index and level in name.ladder:
+                    if trial.givens.get((0, index), name.base) < level:
+                        trial.givens[(0, index)] = level
+        if trial.signature() == self.settings[key].signature():
+            return False
+        self.settings[key] = trial
+        self.texts[key] = self._render(key, trial)
+        return True
+
+    def _stages(self, group: list[str], *, expand: bool) -> list[str]:
+        """The sets of cites that render alike, resolved step by step (see :meth:`_set`).
+
+        Returns the cites still ambiguous.
+        """
+        ordered = sorted(group, key=lambda k: self.order.get(k, 0))
+        return self._set(ordered, self._steps(ordered, expand=expand), expand=expand)
+
+    def _set(self, keys: list[str], steps: list[Step], *, expand: bool,
+             undo: dict[str, tuple[Settings, str, list[RenderedName], dict[int, int]]] | None = None) -> list[str]:
+        """One set of cites whose base forms clash, taken through *steps* (see :meth:`_steps`).
+
+        The set is kept in bibliography order.  Each step is tried on the
+        cites still alike (the *main* part): a step that splits them no
+        further is undone.  A kept step leaves the first part still alike in
+        bibliography order as the main part; of the cites it sets apart, a
+        single one is done, two or more go along: they take every later step
+        (an undone expansion of a base name is undone for them too), and when
+        the main part is resolved they form a set of their own, which starts
+        with one more name and whose first step is always kept.  A set whose
+        steps run out while it is still alike is returned (for the
+        ``disambiguate`` condition and year suffixes), with what went along
+        put back where it was set apart.  *undo*: where a step of a new set
+        that splits nothing goes back to.
+        """
+        members, carried = list(keys), list[str]()
+        split: dict[str, tuple[Settings, str, list[RenderedName], dict[int, int]]] = {}
+        last = 0  # the name count of the last step tried
+        for step in steps:
+            last = step[0]
+            held = {key: self._saved(key) for key in carried}
+            for key in carried:
+                self._apply(key, step)
+            before = {key: (undo or {}).get(key) or self._saved(key) for key in members}
+            count = 1 if undo is not None else len(self._parts(members))  # a new set is taken as one
+            changed = [self._apply(key, step) for key in members]
+            parts = self._parts(members)
+            if not any(changed) or len(parts) <= count:
+                for key, saved in before.items():
+                    self._restore(key, saved)
+                if step[0] <= min(self._base_shown[key] for key in keys):  # expanding a base name: undone for all
+                    for key, saved in held.items():
+                        self._restore(key, saved)
+                continue
+            undo = None  # a kept step is where the set goes back to from now on
+            still = [part for part in parts if len(part) > 1]
+            if not still:  # every cite of the set is told apart
+                break
+            main = still[0]
+            apart = [key for key in members if key not in main]
+            split.update((key, self._saved(key)) for key in apart)
+            if len(apart) > 1:
+                carried += apart
+            members = main
+        else:
+            alike = [key for part in self._parts(members) if len(part) > 1 for key in part]
+            if alike:  # the steps ran out: the set is still alike, and
+                for key in carried:  # what went along with it is back where it was set apart
+                    self._restore(key, split[key])
+                return [*alike, *carried]
+        if len(carried) > 1:
+            later = self._steps(carried, expand=expand, start=last + 1)
+            # a step of the new set that tells nothing apart goes back to where each cite was set apart
+            return self._set(carried, later, expand=expand, undo={key: split[key] for key in carried})
+        return []
+
+    def _parts(self, keys: list[str]) -> list[list[str]]:
+        parts: dict[str, list[str]] = {}
+        for key in keys:
+            parts.setdefault(self.texts[key], []).append(key)
+        return list(parts.values())
+
+    def _saved(self, key: str) -> tuple[Settings, str, list[RenderedName], dict[int, int]]:
+        return self.settings[key], self.texts[key], self.shown[key], self.names_max[key]
+
+    def _restore(self, key: str, saved: tuple[Settings, str, list[RenderedName], dict[int, int]]) -> None:
+        self.settings[key], self.texts[key], self.shown[key], self.names_max[key] = saved
 
     @staticmethod
     def _set_condition(_key: str, settings: Settings) -> bool:
