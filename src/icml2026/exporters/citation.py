@@ -195,7 +195,7 @@ def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", loca
     options = loaded.disambiguation
     with loaded.lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        sort = loaded.uses_numbers or not in_text or bool(options and options.add_year_suffix)
+        sort = loaded.uses_numbers or not in_text or bool(options)  # disambiguation works in bibliography order
         bibliography = _bibliography(loaded, source, fingerprints, sort=sort)
         number = {key: n + 1 for n, key in enumerate(bibliography.keys)}
         registered = {item.key: item for item in bibliography.items}
