@@ -1,22 +1,23 @@
-"""Formatted-citation speed: ours (citeproc-py + fixes + disambiguation) next to citeproc-js.
+"""Formatted-citation speed: ours (citeproc-py + fixes + sorting + disambiguation) against citeproc-js.
 
-    python benchmarks/bench_citation.py            # 3,000 volume papers, APA and IEEE
-    python benchmarks/bench_citation.py --n 500 --styles apa --repeat 3
+    python benchmarks/bench_citation.py            # 3,000 volume papers, APA and IEEE, 5 pairs
+    python benchmarks/bench_citation.py --n 500 --styles apa --pairs 3
 
-Both sides are timed the same way: **cold, whole process**, on the same
-CSL-JSON records (the first *n* complete papers of ``icml2026.load()``,
-written to one file first):
+Both sides are timed the same way: **cold, whole process**, CPU time (user + system of the
+child, the kernel's accounting), on the same CSL-JSON records (the first *n* complete papers
+of ``icml2026.load()``, written to one file first), and as **paired runs**
+(``benchmarks/timing.py``: ours and citeproc-js in turn, one CPU-time ratio per pair; the
+median of the ratios, their minimum and the load average are printed):
 
-* ours: ``python -c …`` imports :mod:`icml2026.exporters.citation`, reads the
-  records and formats the bibliography as text (one document: disambiguation
-  included), in a fresh interpreter (no cache, style parsed anew);
-* citeproc-js: ``node tests/citeproc_js/format.js`` on the same records
-  (Node start-up, engine construction with the same ``.csl`` and locale
-  files, ``makeBibliography``), when node and the npm package are installed
-  (``npm ci --prefix tests/citeproc_js``).
+* ours: ``python -c …`` imports :mod:`icml2026.exporters.citation`, reads the records and
+  formats the bibliography as text (one document: sorted and disambiguated), in a fresh
+  interpreter (no cache, the style parsed anew);
+* citeproc-js, the fastest correct way: ``node tests/citeproc_js/format.js`` on the same
+  records, same ``.csl`` and locale files: Node starts, one ``CSL.Engine`` is built, **all
+  ids are registered in one** ``updateItems`` **call**, then one ``makeBibliography`` (no
+  in-text citations, one output format).  Needs node and ``npm ci --prefix tests/citeproc_js``.
 
-It prints seconds for each and the ratio ours / citeproc-js (target ≤ 1.0),
-taking the best of ``--repeat`` runs of each (the machine may be shared).
+Target: ours / citeproc-js ≤ 1.0 for APA and IEEE with 3,000 papers.
 """
 
 from __future__ import annotations
@@ -24,13 +25,17 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from timing import Pairs, command, print_table  # noqa: E402  # the benchmarks' own helper
+
 NODE_SCRIPT = ROOT / "tests" / "citeproc_js" / "format.js"
 NODE_PACKAGE = ROOT / "tests" / "citeproc_js" / "node_modules" / "citeproc"
 
@@ -43,7 +48,7 @@ sys.stdout.write("\\n".join(e for _, e in entries))
 """
 
 
-def volume_items(n: int) -> list[dict]:
+def volume_items(n: int) -> list[dict[str, Any]]:
     import icml2026
     from icml2026.exporters.csl import to_csl
 
@@ -51,50 +56,52 @@ def volume_items(n: int) -> list[dict]:
     return [to_csl(p, abstract=False) for p in papers]
 
 
-def wall(command: list[str], stdin: str | None = None) -> tuple[float, str]:
-    started = time.perf_counter()
-    run = subprocess.run(command, input=stdin, capture_output=True, text=True, check=True)
-    return time.perf_counter() - started, run.stdout
-
-
-def time_ours(items_file: Path, style: str) -> tuple[float, int]:
-    seconds, out = wall([sys.executable, "-c", OURS, str(items_file), style])
-    return seconds, out.count("\n") + 1
-
-
-def time_citeproc_js(items: list[dict], style: str) -> tuple[float, float] | None:
-    """(seconds inside Node for makeBibliography, wall seconds including Node's start-up), or None."""
-    if shutil.which("node") is None or not NODE_PACKAGE.is_dir():
-        return None
+def citeproc_js_request(items: list[dict[str, Any]], style: str) -> bytes:
+    """format.js's request: the bibliography only, text only (one updateItems, one makeBibliography)."""
     import citeproc
 
     from icml2026.exporters.citation import style_path
 
     request = {"style": str(style_path(style)), "locales": citeproc.LOCALES_PATH, "lang": None,
                "items": items, "formats": ["text"], "citations": False}
-    seconds, out = wall(["node", str(NODE_SCRIPT)], json.dumps(request))
-    return json.loads(out)["seconds"]["text"], seconds
+    return json.dumps(request).encode("utf-8")
+
+
+def time_citeproc_js(items: list[dict[str, Any]], style: str) -> tuple[float, float] | None:
+    """(seconds inside Node for the bibliography, wall seconds with Node's start-up), or None
+    without citeproc-js (for benchmarks/run.py)."""
+    import subprocess
+    import time
+
+    if shutil.which("node") is None or not NODE_PACKAGE.is_dir():
+        return None
+    started = time.perf_counter()
+    run = subprocess.run(["node", str(NODE_SCRIPT)], input=citeproc_js_request(items, style), capture_output=True,
+                         check=True)
+    return float(json.loads(run.stdout)["seconds"]["text"]), time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=3000, help="number of volume papers (default 3000)")
     parser.add_argument("--styles", default="apa,ieee", help="comma-separated styles (default apa,ieee)")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each, best kept (default 1)")
+    parser.add_argument("--pairs", type=int, default=5, help="paired runs per style (default 5)")
     args = parser.parse_args(argv)
+    if shutil.which("node") is None or not NODE_PACKAGE.is_dir():
+        print("citeproc-js is not installed (node, npm ci --prefix tests/citeproc_js): no baseline")
+        return 1
     items = volume_items(args.n)
-    print(f"{len(items)} complete volume papers; cold whole-process wall time, best of {args.repeat}")
-    print(f"{'style':<8} {'ours':>9} {'citeproc-js':>12} {'ratio':>7}")
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         items_file = Path(folder) / "items.json"
         items_file.write_text(json.dumps(items), encoding="utf-8")
         for style in args.styles.split(","):
-            ours = min(time_ours(items_file, style)[0] for _ in range(args.repeat))
-            runs = [time_citeproc_js(items, style) for _ in range(args.repeat)]
-            js = min(r[1] for r in runs if r is not None) if all(r is not None for r in runs) else None
-            ratio = f"{ours / js:>6.2f}x" if js else "    n/a"
-            js_cell = f"{js:>11.2f}s" if js else f"{'n/a':>12}"
-            print(f"{style:<8} {ours:>8.2f}s {js_cell} {ratio}")
+            ours = command(sys.executable, "-c", OURS, str(items_file), style)
+            theirs = command("node", str(NODE_SCRIPT), stdin=citeproc_js_request(items, style))
+            pairs = Pairs.measure(ours, theirs, args.pairs)
+            rows.append(pairs.row(f"{style}, {len(items):,} papers, cold process",
+                                  "citeproc-js (node format.js: one updateItems, makeBibliography)", target=1.0))
+    print_table(rows, f"{len(items):,} complete volume papers as one bibliography, text")
     return 0
 
 

@@ -69,8 +69,13 @@ plain citeproc-py still has the defect):
     104 superscript characters ("DR²Seg", "UI2Codeᴺ") as ``<sup>`` around its
     base character ("DR<sup>2</sup>Seg"); citeproc-py prints them as they are.
     Fix: :func:`to_html` (the text and Markdown outputs keep the characters).
+19. **bibliography order** by code point ("Álvarez-López" after "Zweiger", "Ackermann, J., &
+    Peluchetti" before "Ackermann, J., Noukhovitch" because "&" < "N"), empty keys sorted as the
+    text "None".  Fix: :func:`order_bibliography` sorts by the style's keys as CSL 1.0.2 says,
+    :class:`FixedKey` gives each key's value (names in sort order, part by part, through
+    :meth:`FixedName.sort_text`), :mod:`.collation` compares them.
 
-Fixes 3–5, 7, 8, 10, 12 and 13 use citeproc-py's own extension point: CSL elements
+Fixes 3–5, 7, 8, 10, 12, 13 and 19 use citeproc-py's own extension point: CSL elements
 are lxml element classes chosen by a per-parser lookup, so :class:`FixedStyle`
 builds its parser with subclasses (:data:`FIXED_ELEMENTS`).  Other styles and
 other users of citeproc-py in the process are unaffected.  The same
@@ -363,30 +368,14 @@ class FixedName(_Memo, model.Name):
     "Andrew M. Saxe".
     """
 
-    _SECTION = "./ancestor::*[self::cs:citation or self::cs:bibliography][1]"
-
     def get_option(self, name, context=None, sort_options=None):
-        """citeproc-py's ``Name.get_option``, memoised (speed): options depend on the tree only."""
-        if sort_options and name in sort_options:
-            return self._option(name, context, sort_options)
+        """citeproc-py's ``Name.get_option``, called once per (element, context, option) (speed):
+        without sort options, an option depends on the style's tree only."""
+        if sort_options:
+            return super().get_option(name, context, sort_options)
         anchor = context if context is not None else self
-        return self._memoised(("option", id(self), id(anchor), name), lambda: self._option(name, context, None))
-
-    def _option(self, name, context, sort_options):
-        if sort_options and name in sort_options:
-            value = sort_options[name]
-        else:
-            anchor = context if context is not None else self
-            section = self._memoised(("section", id(anchor)), lambda: anchor.xpath_search(self._SECTION)[0])
-            if name in ("form", "delimiter"):
-                value = self.get(name, section.get_option("name-" + name))
-            else:
-                value = self.get(name, section.get_option(name))
-        if name in ("initialize-with-hyphen", "et-al-use-last"):
-            return value.lower() == "true"
-        if name.startswith("et-al"):
-            return int(value)
-        return value
+        compute = super().get_option
+        return self._memoised(("option", id(self), id(anchor), name), lambda: compute(name, context, None))
 
     def initialize(self, given, mark, context):
         if (_inherited(self, "initialize", context) or "true").lower() == "false":
@@ -462,65 +451,88 @@ class FixedName(_Memo, model.Name):
         return joined
 
     def _format_one(self, name, index: int, requested, context) -> str:
-        """One name at a given-name level (0 family only, 1 initials, 2 full)."""
-        given, family, dp, ndp, suffix = name.parts()
+        """One name at a given-name level (0 family only, 1 initials, 2 full), as CSL 1.0.2's
+        Name-part Order puts its parts.
+
+        * literal names print as they are;
+        * ``form="short"`` (or level 0): [non-dropping-particle] family;
+        * displayed in order: given, dropping-particle, non-dropping-particle, family, suffix;
+        * inverted (``name-as-sort-order`` "all", or "first" for the first name): family first,
+          then the given name and particles, then the suffix, separated by ``sort-separator``;
+          the non-dropping particle stays with the family unless
+          ``demote-non-dropping-particle`` is "display-and-sort".
+
+        ``cs:name-part`` formatting applies to the given and family parts.
+        """
+        given, family, dropping, non_dropping, suffix = name.parts()
         if "literal" in name:
             return family
         initials = self.get_option("initialize-with", context)
         form = self.get_option("form", context)
         default = 0 if form == "short" else (1 if initials is not None else 2)
         level = max(requested if requested is not None else -1, default)
-        with_initials = initials is not None
+
+        def words(*parts):
+            return " ".join(part for part in parts if part)
+
         if level == 0:
-            family = " ".join(n for n in (ndp, family) if n)
-            _, family = self._name_parts(given, family)
-            return family
-        if given is not None and level == 1 and with_initials:
-            given = self.initialize(given, initials if initials is not None else "", context)
-        elif given is not None and initials is not None and _ONLY_INITIALS.fullmatch(given):
-            # a given name that is only bare initials ("J") is shown as initials ("J."), as citeproc-js does
-            given = _BARE_INITIAL.sub(lambda m: m.group(1) + initials.rstrip(), given)
-        sort_order = self.get_option("name-as-sort-order", context)
-        if sort_order == "all" or (sort_order == "first" and index == 0):
+            return self._name_parts(given, words(non_dropping, family))[1]
+        if given is not None and initials is not None:
+            if level == 1:
+                given = self.initialize(given, initials, context)
+            elif _ONLY_INITIALS.fullmatch(given):
+                # a given name of bare initials ("J") is shown as initials ("J."), as citeproc-js does
+                given = _BARE_INITIAL.sub(lambda m: m.group(1) + initials.rstrip(), given)
+        order = self.get_option("name-as-sort-order", context)
+        if order == "all" or (order == "first" and index == 0):
             if self.get_option("demote-non-dropping-particle", context) in ("never", "sort-only"):
-                family = " ".join(n for n in (ndp, family) if n)
-                given = " ".join(n for n in (given, dp) if n)
+                given, family = words(given, dropping), words(non_dropping, family)
             else:
-                given = " ".join(n for n in (given, dp, ndp) if n)
+                given = words(given, dropping, non_dropping)
             given, family = self._name_parts(given, family)
-            return self.get_option("sort-separator", context).join(n for n in (family, given, suffix) if n)
-        family = " ".join(n for n in (dp, ndp, family) if n)
-        given, family = self._name_parts(given, family)
-        return " ".join(n for n in (given, family, suffix) if n)
+            return self.get_option("sort-separator", context).join(p for p in (family, given, suffix) if p)
+        given, family = self._name_parts(given, words(dropping, non_dropping, family))
+        return words(given, family, suffix)
 
     def _name_parts(self, given, family):
         for part in self.findall("cs:name-part", self.nsmap):
             given, family = part.format_part(given, family)
         return given, family
 
+    def _inverted(self, index: int, context) -> bool:
+        order = self.get_option("name-as-sort-order", context)
+        return order == "all" or (order == "first" and index == 0)
+
+    def _delimiter_precedes(self, option: str, names: int, minimum: int, context) -> bool:
+        """CSL 1.0.2's ``delimiter-precedes-last``/``-et-al``: "contextual" (the default) when
+        at least *minimum* names are shown, "after-inverted-name" when the name before is
+        inverted, "always", "never"."""
+        value = self.get_option(option, context) or "contextual"
+        if value == "after-inverted-name":
+            return self._inverted(names - 1 if option.endswith("et-al") else names - 2, context)
+        return value == "always" or (value == "contextual" and names >= minimum)
+
     def _join_names(self, output: list[Any], *, truncated: bool, last: bool, context):
-        """citeproc-py's joining of names: delimiters, "and", et al."""
-        and_ = self.get_option("and", context)
+        """The shown names joined as CSL 1.0.2 says: the name ``delimiter`` between them; when
+        the list was cut, "et al." (the ``et-al`` term or ``cs:et-al``), after the delimiter
+        per ``delimiter-precedes-et-al``, or with ``et-al-use-last`` the delimiter, an
+        ellipsis and the last name; otherwise, with ``and``, the "and" term (text) or "&"
+        (symbol) before the last name, after the delimiter per ``delimiter-precedes-last``."""
         delimiter = self.get_option("delimiter", context)
-        precedes_et_al = self.get_option("delimiter-precedes-et-al", context)
-        precedes_last = self.get_option("delimiter-precedes-last", context)
         et_al = self.et_al()
         if truncated and et_al:
             if last:
-                output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
-                return self.join(output, delimiter)
-            if precedes_et_al == "always" or (precedes_et_al == "contextual" and len(output) >= 2):
+                return self.join(output[:-1] + [self.unicode_character("horizontal ellipsis") + " " + output[-1]],
+                                 delimiter)
+            if self._delimiter_precedes("delimiter-precedes-et-al", len(output), 2, context):
                 return self.join(output + [et_al], delimiter)
             return self.join(output, delimiter) + " " + et_al
-        if and_ is not None and len(output) > 1:
-            and_term = self.get_single_term(name="and") if and_ == "text" else self.preformat("&")
-            text = self.join(output[:-1], ", ")
-            if precedes_last == "always" or (precedes_last == "contextual" and len(output) > 2):
-                text = self.join([text, ""], ", ")
-            else:
-                text += " "
-            return text + f"{and_term} " + output[-1]
-        return self.join(output, delimiter)
+        and_ = self.get_option("and", context)
+        if and_ is None or len(output) < 2:
+            return self.join(output, delimiter)
+        term = self.get_single_term(name="and") if and_ == "text" else self.preformat("&")
+        before = delimiter if self._delimiter_precedes("delimiter-precedes-last", len(output), 3, context) else " "
+        return self.join(output[:-1], delimiter) + before + f"{term} " + output[-1]
 
 
 def _mark_left_margin(element: etree._Element, text: Any) -> Any:
@@ -546,7 +558,8 @@ def _capitalize_first(word: str) -> str:
 
 
 def _title_case_part(part: str, prev: str) -> str:
-    """citeproc-py's title-case rule: a lower-case word is capitalised unless a stop word."""
+    """CSL 1.0.2's title case: a word in lower case is capitalised unless it is a stop word
+    (the first word, and one after a colon or end of sentence, always)."""
     bare = MARKER_RANGE.sub("", part)
     if bare.islower() and (bare.strip(_EDGE_PUNCTUATION) not in _STOP_WORDS or prev in (":", ".", "?", "!")):
         return _capitalize_first(part)
@@ -578,8 +591,8 @@ def title_case(text: Any) -> Any:
     citeproc-py splits every part into words and re-joins them all with
     spaces, so ``<nocase>CSG</nocase>: Cognitive`` became "CSG : Cognitive"
     and ``<nocase>GNN</nocase>s`` "GNN S".  Here words are split on whitespace
-    only, nocase parts are kept as they are, and the rule for a word is
-    citeproc-py's own.
+    only, nocase parts are kept as they are, and a word is cased by CSL 1.0.2's rule
+    (:func:`_title_case_part`).
     """
     parts = list(text) if isinstance(text, MixedString) else [text]
     out, prev = [], ":"  # the first word is capitalised
@@ -666,26 +679,24 @@ class FixedDate(model.Date):
 
 
 class FixedLayout(model.Layout):
-    """Fix 5: with ``second-field-align`` the first field of an entry is a left-margin label."""
+    """Fix 5: with ``second-field-align`` the first field of an entry is a left-margin label.
+
+    CSL 1.0.2: the first field is the output of the layout's first rendering element
+    that prints something.  citeproc-py renders the layout (``super()``); the layout's
+    children carry ``layout_field`` (set by :class:`FixedStyle`), and the first of them
+    to return text while ``first_field_pending`` is set wraps it (:meth:`_Fast.render`).
+    """
 
     def render_children(self, item, delimiter="", **kwargs):
         parent = self.getparent()
         if parent.tag != f"{{{CSL_NS}}}bibliography" or not parent.get("second-field-align"):
             return super().render_children(item, delimiter=delimiter, **kwargs)
-        output: list[Any] = []
-        for child in self.iterchildren():
-            try:
-                if isinstance(child, model.Choose):
-                    text = child.render(item, delimiter=delimiter, **kwargs)
-                else:
-                    text = child.render(item, **kwargs)
-            except model.VariableError:
-                continue
-            if text is not None:
-                if not output:
-                    text = M.LEFT_MARGIN[0] + str(text) + M.LEFT_MARGIN[1]
-                output.append(text)
-        return model.join(output, delimiter) if output else None
+        root = self.get_root()
+        root.first_field_pending = True
+        try:
+            return super().render_children(item, delimiter=delimiter, **kwargs)
+        finally:
+            root.first_field_pending = False
 
 
 def _locale_language(element: etree._Element) -> str:
@@ -709,32 +720,34 @@ class FixedLabel(_Memo, model.Label):
         return super().case(text, language or _locale_language(self))
 
 
+_OTHER_CONDITIONS = ("type", "variable", "is-numeric", "locator", "is-uncertain-date", "position")
+
+
 class FixedIf(model.If):
     """Fix 10: ``<if disambiguate="true">`` is a test, not always true.
 
-    citeproc-py skips the attribute, so a branch testing only it always runs
-    (MLA in-text citations always added the title).  citeproc-py cannot
-    disambiguate, so the test is false; the other tests of the element and
-    its ``match`` work as before.
+    citeproc-py skips the attribute, so a branch testing only it always ran
+    (MLA in-text citations always added the title).  Here the condition is
+    true only where the disambiguation asks for it, and it is combined with
+    the element's other conditions by ``match`` as CSL 1.0.2 says: "all" (the
+    default) needs it and the others, "any" either, "none" neither; the other
+    conditions are citeproc-py's own test (``super().render``).
     """
 
     def render(self, item, context=None, delimiter="", **kwargs):
         if self.get("disambiguate", "false").lower() != "true":
             return super().render(item, context=context, delimiter=delimiter, **kwargs)
         state = getattr(self.get_root(), "render_state", None)
-        results = [state is not None and state.disambiguate_test()]
-        for attribute, test in (("type", self._type), ("variable", self._variable),
-                                ("is-numeric", self._is_numeric), ("locator", self._locator),
-                                ("is-uncertain-date", self._is_uncertain_date)):
-            if attribute in self.attrib:
-                results += test(item)
-        if "position" in self.attrib:
-            results += self._position(item, context)
+        wanted = state is not None and state.disambiguate_test()
         match = self.get("match", "all")
-        passed = any(results) if match == "any" else (not any(results) if match == "none" else all(results))
-        if not passed:
+        if match == "any":
+            if wanted:
+                return self.render_children(item, context=context, delimiter=delimiter, **kwargs)
+            if not any(name in self.attrib for name in _OTHER_CONDITIONS):
+                raise model.ConditionFailed
+        elif wanted == (match == "none"):
             raise model.ConditionFailed
-        return self.render_children(item, context=context, delimiter=delimiter, **kwargs)
+        return super().render(item, context=context, delimiter=delimiter, **kwargs)
 
 
 class FixedElseIf(FixedIf):
@@ -889,6 +902,14 @@ class _Fast:
     style_root: Any
     plain_format: bool
     attrib: Any
+    layout_field = False  # a child of a second-field-align bibliography layout (FixedLayout)
+
+    def render(self, *args, **kwargs):
+        text = super().render(*args, **kwargs)  # type: ignore[misc]  # the citeproc-py class after _Fast
+        if self.layout_field and text is not None and self.style_root.first_field_pending:
+            self.style_root.first_field_pending = False
+            return M.LEFT_MARGIN[0] + str(text) + M.LEFT_MARGIN[1]
+        return text
 
     def get_root(self):
         return self.style_root
@@ -1014,15 +1035,35 @@ def declared_locale(root: etree._Element) -> str:
     return "en-US"
 
 
-_MODEL_CLASSES = tuple(model.CitationStylesElement.__subclasses__())  # before _Fast adds its own
+# Every element name of the CSL 1.0.2 schema (styles and locales).
+CSL_ELEMENTS = ("style", "info", "citation", "bibliography", "macro", "layout", "text", "date", "date-part",
+                "number", "names", "name", "name-part", "et-al", "substitute", "label", "group", "choose",
+                "if", "else-if", "else", "sort", "key", "locale", "terms", "term", "single", "multiple",
+                "style-options", "date-format")
+
+
+def citeproc_element_classes() -> dict[str, type]:
+    """The class citeproc-py gives each CSL element: its own parser reads a document of
+    every element name (:data:`CSL_ELEMENTS`), and each element's class is taken."""
+    import io
+
+    from citeproc.frontend import CitationStylesXML
+
+    document = f'<style xmlns="{CSL_NS}">' + "".join(f"<{name}/>" for name in CSL_ELEMENTS[1:]) + "</style>"
+    parsed = CitationStylesXML(io.BytesIO(document.encode("utf-8")), validate=False)
+    return {etree.QName(element).localname: type(element) for element in parsed.root.iter()}
+
+
+_CITEPROC_CLASSES = citeproc_element_classes()  # before _Fast subclasses anything
 
 
 class FixedStyle(CitationStylesStyle):
     """A citeproc-py style whose parser uses :data:`FIXED_ELEMENTS` (fixes 3–5).
 
-    Same as ``CitationStylesXML.__init__`` except for the class lookup, the
-    safe parse (:func:`parse_style_file`) and no RelaxNG validation (it only
-    warns, and costs ~10× the parse).  *locale* None: the style's own.
+    Its own parser: citeproc-py's element classes (:func:`citeproc_element_classes`)
+    with ours in their place, a safe parse (:func:`parse_style_file`) and no RelaxNG
+    validation (it only warns, and costs ~10× the parse); then citeproc-py's
+    ``set_locale_list``.  *locale* None: the style's own.
     """
 
     elements: dict[str, type] = FIXED_ELEMENTS  # the element classes; a subclass may extend them
@@ -1031,8 +1072,7 @@ class FixedStyle(CitationStylesStyle):
         lookup = etree.ElementNamespaceClassLookup()
         namespace = lookup.get_namespace(CSL_NS)
         classes: dict[Any, type] = {None: model.CitationStylesElement}
-        classes.update({cls.__name__.replace("_", "-").lower(): cls
-                        for cls in _MODEL_CLASSES})
+        classes.update(_CITEPROC_CLASSES)
         classes.update(self.elements)
         namespace.update(_fast_classes(classes))
         self.parser = etree.XMLParser(remove_comments=True, encoding="UTF-8", no_network=True,
@@ -1041,6 +1081,12 @@ class FixedStyle(CitationStylesStyle):
         self.xml, self.text = parse_style_file(path, self.parser)
         self.root = self.xml.getroot()
         self.root.pinned = list(self.root.iter())  # stable proxies: see _Memo
+        self.root.first_field_pending = False
+        for section in self.root.iterchildren(f"{{{CSL_NS}}}bibliography"):
+            if section.get("second-field-align"):
+                for layout in section.iterchildren(f"{{{CSL_NS}}}layout"):
+                    for child in layout.iterchildren():
+                        child.layout_field = True  # see FixedLayout
         for element in self.root.pinned:
             if isinstance(element, _Fast):
                 element.style_root = self.root
@@ -1121,8 +1167,10 @@ def _markers_to_tags(escaped: str) -> str:
     return MARKER_RANGE.sub("", escaped)
 
 
-# The superscript characters citeproc-js's HTML writer turns into <sup> (its CSL.SUPERSCRIPTS,
-# citeproc-js 2.4.63), as code point ranges; each base character is the NFKC form but four.
+# The superscript characters citeproc-js's HTML writer turns into <sup>, as code point ranges,
+# observed from outside: a title of every assigned character of the BMP formatted by citeproc-js
+# 2.4.63 as HTML (tests/test_citation_superscripts.py repeats it); each base character is the
+# NFKC form but four.
 _SUPERSCRIPT_RANGES = ((0xAA, 0xAA), (0xB2, 0xB3), (0xB9, 0xBA), (0x2B0, 0x2B8), (0x2C0, 0x2C1),
                        (0x2E0, 0x2E4), (0x6E5, 0x6E6), (0x1D2C, 0x1D2E), (0x1D30, 0x1D3A),
                        (0x1D3C, 0x1D4D), (0x1D4F, 0x1D61), (0x2070, 0x2071), (0x2074, 0x207F),
