@@ -467,3 +467,13 @@ def test_an_argument_that_is_not_utf8_is_one_line_not_a_traceback() -> None:
                                 capture_output=True, env=env, check=False)
         assert result.returncode == 2 and result.stdout == b""
         assert result.stderr == b"icml2026: error: the argument b'\\xff\\xfe' is not valid UTF-8 text\n"
+
+
+def test_list_prints_titles_as_plain_text(capsys: pytest.CaptureFixture[str]) -> None:
+    # The record's title is markup (PMLR's tex_title: "QAOA$^2$"); a listing is read by people,
+    # as the README's plain-text rule says: math in Unicode where it is faithful.
+    from icml2026.cli import main
+
+    assert main(["list", "zheng2026neural"]) == 0
+    out = capsys.readouterr().out
+    assert "Neural QAOA²: Differentiable" in out and "$" not in out

@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Sequence
 
 from ..collection import PaperCollection
-from ..markup import to_plain
 from ..model import Paper
 from ._common import add_selection_options, emit, select_papers
 
@@ -94,8 +93,19 @@ def line(paper: Paper) -> str:
     first = paper.authors[0].display if paper.authors else "(authors unknown)"
     more = " et al." if len(paper.authors) > 1 else ""
     mark = "" if paper.is_complete else "  [incomplete]"
-    title = to_plain(paper.title) if paper.title else f"(title unknown; method {paper.method_name})"
+    title = _plain_title(paper.title) if paper.title else f"(title unknown; method {paper.method_name})"
     return f"{paper.label:<28} {first}{more}: {title}{mark}\n"
+
+
+def _plain_title(title: str) -> str:
+    """The title as plain text: math in Unicode where it has a faithful form (``QAOA²``, not
+    ``QAOA$^2$``), emphasis and escapes dropped; the plain-text writer is imported only for a
+    title with markup (most have none)."""
+    if "$" not in title and "*" not in title and "\\" not in title:
+        return title
+    from ..exporters.plain import plain_text
+
+    return plain_text(title)
 
 
 def count_line(total: int, complete: int) -> str:
