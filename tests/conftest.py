@@ -47,6 +47,17 @@ def source_paper_count() -> int:
     return len(re.findall(r"^@InProceedings\{", source, flags=re.MULTILINE | re.IGNORECASE))
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``-n``), the whole-volume tests (``slow``) are handed out first.
+
+    Each takes minutes; started last, one of them would keep one worker busy while the other
+    sits idle.  Started first, the short tests fill in around them.  (A stable sort: the order
+    within each group is the collection order.  Without ``-n`` the order is left as it is.)
+    """
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(scope="session")
 def volume() -> icml2026.PaperCollection:
     return icml2026.load()

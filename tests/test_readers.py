@@ -11,6 +11,7 @@ decode alike.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -18,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -94,10 +95,29 @@ def bibtexparser2() -> Path:
     """A Python with bibtexparser 2 (a venv of its own, made once per machine)."""
     venv = Path(os.environ.get("ICML2026_BIBTEXPARSER2_VENV") or Path(tempfile.gettempdir()) / "icml2026-bibtexparser2")
     python = venv / ("Scripts" if os.name == "nt" else "bin") / "python"
-    if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "bibtexparser>=2,<3"], check=True)
+    ready = venv / "bibtexparser2-installed"  # written last: a venv cut short is made again
+    with _exclusive(venv.with_name(venv.name + ".lock")):  # pytest-xdist workers make it once
+        if not ready.exists():
+            subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+            subprocess.run([str(python), "-m", "pip", "install", "-q", "bibtexparser>=2,<3"], check=True)
+            ready.write_text("bibtexparser>=2,<3\n", encoding="utf-8")
     return python
+
+
+@contextlib.contextmanager
+def _exclusive(lock: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file *lock* (POSIX; elsewhere, no lock)."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def expected(paper: icml2026.Paper) -> tuple[str, list[str]]:
