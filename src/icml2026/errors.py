@@ -39,6 +39,11 @@ class OutputError(Icml2026Error):
     """An output file or folder cannot be written."""
 
 
+class Icml2026Warning(UserWarning):
+    """Something the library worked around (a damaged corrections layer it ignored): a Python
+    warning for a program, one ``icml2026: warning: …`` line from the command line."""
+
+
 class Terminated(BaseException):
     """SIGTERM arrived while a file was being written; the temporary file was removed.
 

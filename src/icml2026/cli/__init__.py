@@ -11,9 +11,10 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 
 from .._version import __version__
-from ..errors import Icml2026Error, Terminated
+from ..errors import Icml2026Error, Icml2026Warning, Terminated
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -119,6 +120,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..update import paths  # a few lines of standard library
 
     paths.ENABLED = not args.no_corrections  # read by load(); for this run only (finally)
+    with warnings.catch_warnings():  # the library's warnings, each time, as one line (this run only)
+        warnings.simplefilter("always", Icml2026Warning)
+        warnings.showwarning = _one_line(warnings.showwarning)
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..update import paths
+
     try:
         return int(args.run(args) or 0)
     except Icml2026Error as exc:
@@ -136,3 +146,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         paths.ENABLED = True
+
+
+def _one_line(other: Callable[..., None]) -> Callable[..., None]:
+    """A ``warnings.showwarning`` that prints the library's own warnings as ``icml2026: warning:
+    MESSAGE`` on standard error and passes any other to *other*."""
+
+    def show(message: Warning | str, category: type[Warning], *args: Any, **kwargs: Any) -> None:
+        if issubclass(category, Icml2026Warning):
+            print(f"icml2026: warning: {message}", file=sys.stderr)
+        else:
+            other(message, category, *args, **kwargs)
+
+    return show

@@ -249,11 +249,13 @@ _WARNED: set[str] = set()
 
 
 def _warn_once(problem: str) -> None:
-    import sys
+    import warnings
+
+    from ..errors import Icml2026Warning
 
     if problem not in _WARNED:
         _WARNED.add(problem)
-        print(f"icml2026: warning: {problem}; {DAMAGED_HINT}", file=sys.stderr)
+        warnings.warn(f"{problem}; {DAMAGED_HINT}", Icml2026Warning, stacklevel=2)
 
 
 @lru_cache(maxsize=4)
