@@ -25,7 +25,8 @@ with ``ICML2026_ORACLE_FULL=1``; the share that must agree is the one
 last measured (``MIN_COLLISION_AGREEMENT``, floored to a whole percent; the
 target is 99%), and every difference is listed (``collisions``; regenerate
 the file with ``tests/citeproc_js/update_known_differences.py --step 4``,
-which compares the slow test's sets and the quick sample).
+which compares the slow test's sets and the quick sample; a listed collision
+gives its class, explained once in the file, and the words that differ).
 """
 
 from __future__ import annotations
@@ -205,8 +206,12 @@ def test_stress_records_mostly_agree(stress_entries: list[Entry]) -> None:
 
 
 def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> None:
+    classes = json.loads(KNOWN.read_text(encoding="utf-8"))["classes"]
     for key, entry in {**known, **known_collisions}.items():
         assert len(entry.get("reason", "")) > 20, key
+    for key, entry in known_collisions.items():  # "<class>: <the words that differ>", the class explained once
+        kind, _, words = entry["reason"].partition(": ")
+        assert kind in classes and "vs citeproc-js" in words, (key, entry["reason"])
 
 
 # -- disambiguation: every set of volume papers whose first author and year collide ------------
@@ -214,8 +219,9 @@ def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> 
 SET_MAX = 30
 QUICK_SETS = 4  # sets compared by the quick test (spread over the volume, the largest included)
 SLOW_STEP = 4  # the slow test compares every 4th set; ICML2026_ORACLE_FULL=1: every set
-# measured 85.79% on the slow test's sets (every 4th, 38,640 entries), floored; the target is 0.99
-MIN_COLLISION_AGREEMENT = 0.85
+# measured 87.52% on the slow test's sets (every 4th, 38,640 entries: APA 92.43%, IEEE 100%, Chicago
+# 94.46%, MLA 61.16%, Nature 99.93%, NLM 100%, Harvard 64.67%), floored; the target is 0.99
+MIN_COLLISION_AGREEMENT = 0.87
 
 
 def collision_sets(papers: icml2026.PaperCollection) -> list[list[dict]]:
