@@ -48,14 +48,30 @@ def source_paper_count() -> int:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``-n``), the whole-volume tests (``slow``) are handed out first.
+    """Under pytest-xdist (``-n auto --dist worksteal``), the whole-volume tests start first,
+    dealt out over the workers.
 
-    Each takes minutes; started last, one of them would keep one worker busy while the other
-    sits idle.  Started first, the short tests fill in around them.  (A stable sort: the order
-    within each group is the collection order.  Without ``-n`` the order is left as it is.)
+    Each takes a minute or more; started last, one of them would keep one worker busy while
+    the others sit idle.  ``worksteal`` gives each worker an equal, consecutive share of the
+    items at first, and an idle worker then takes items from the end of a busy one's share.
+    So the items are laid out as one share a worker, each share beginning with its part of the
+    ``slow`` tests (every n-th of them) and filled up with the short ones.  Stable: within each
+    group the order is the collection order.  Without ``-n`` the order is left as it is.
     """
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
+    if workers < 2:
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    short = iter([item for item in items if item.get_closest_marker("slow") is None])
+    share = -(-len(items) // workers)
+    laid_out = []
+    for n in range(workers):
+        group = slow[n::workers]
+        group += [item for _, item in zip(range(share - len(group)), short)]
+        laid_out += group
+    laid_out += list(short)
+    assert sorted(map(id, laid_out)) == sorted(map(id, items))
+    items[:] = laid_out
 
 
 @pytest.fixture(scope="session")
