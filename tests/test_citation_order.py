@@ -14,6 +14,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ def _skip_reason() -> str | None:
     return None
 
 
-def citeproc_js_order(items: list[dict], style: str) -> list[str]:
+def citeproc_js_order(items: list[dict[str, Any]], style: str) -> list[str]:
     import citeproc
 
     request = {"style": str(style_path(style)), "locales": citeproc.LOCALES_PATH, "lang": None,
@@ -46,11 +47,11 @@ def citeproc_js_order(items: list[dict], style: str) -> list[str]:
     return [str(key) for key in json.loads(run.stdout)["text"]["ids"]]
 
 
-def our_order(items: list[dict], style: str) -> list[str]:
+def our_order(items: list[dict[str, Any]], style: str) -> list[str]:
     return [key for key, _ in format_entries(items, style=style, output_format="text")]
 
 
-def work(key: str, authors: list[tuple[str, str]], title: str = "A study", year: int = 2026) -> dict:
+def work(key: str, authors: list[tuple[str, str]], title: str = "A study", year: int = 2026) -> dict[str, Any]:
     return {"id": key, "type": "paper-conference", "title": title, "container-title": "Proc.",
             "issued": {"date-parts": [[year]]}, "author": [{"family": f, "given": g} for f, g in authors]}
 

@@ -51,10 +51,10 @@ def test_other_formats_refuse_a_progress_callback(complete: list[icml2026.Paper]
         icml2026.export(complete[:2], "bibtex", progress=print)
 
 
-def _export(keys: list[str], tmp_path: Path, *, terminal: bool) -> tuple[int, str]:
+def _export(keys: list[str | None], tmp_path: Path, *, terminal: bool) -> tuple[int, str]:
     """Run ``icml2026 export --format citation --style ieee`` on *keys*; (exit code, its stderr)."""
     command = [sys.executable, "-m", "icml2026", "export", "--format", "citation", "--style", "ieee",
-               "--keys", ",".join(keys), "-o", str(tmp_path / "refs.txt")]
+               "--keys", ",".join(k for k in keys if k), "-o", str(tmp_path / "refs.txt")]
     if not terminal:
         run = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, check=False)
         return run.returncode, run.stderr.decode("utf-8")
