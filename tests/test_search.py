@@ -167,6 +167,98 @@ def test_index_scanned_in_its_bytes_finds_what_the_built_one_finds(volume: icml2
     assert Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume) + 1) is None
 
 
+def test_word_index_lines_hold_each_fields_papers_as_gaps() -> None:
+    # Hand-derived: title, authors, authors joined up (Müller → mueller), abstract, other.
+    built = Index([paper("a2026g", "Graph Nets", "Ann Müller"),
+                   paper("b2026g", "Graphs", "Bo Li", abstract="Graph nets.")])
+    rows = [("a2026g", "", "", "", "", "0"), ("ann", "", "0", "0", "", ""), ("b2026g", "", "", "", "", "1"),
+            ("bo", "", "1", "1", "", ""), ("graph", "0", "", "", "1", ""), ("graphs", "1", "", "", "", ""),
+            ("li", "", "1", "1", "", ""), ("mueller", "", "", "0", "", ""), ("muller", "", "0", "", "", ""),
+            ("nets", "0", "", "", "1", ""), ("pmlr", "", "", "", "", "0 1"), ("v306", "", "", "", "", "0 1")]
+    assert built.to_words() == f"{Index.FORMAT} words\t2\n" + "".join("\t".join(r) + "\n" for r in rows)
+    assert Index([]).to_words() == f"{Index.FORMAT} words\t0\n"
+
+
+def _from_words(built: Index, size: int) -> tuple[Index, list[int]]:
+    """The word index of *built*, and a list that counts the openings of its scanned index."""
+    opened: list[int] = []
+    scanned = Index.from_text(built.to_text(), size)
+    assert scanned is not None
+
+    def scan() -> Index:
+        opened.append(1)
+        return scanned
+
+    restored = Index.from_words(built.to_words().encode(), size, scan)
+    assert restored is not None
+    return restored, opened
+
+
+def test_word_index_finds_what_the_built_one_finds() -> None:
+    papers = icml2026.PaperCollection([*RANKED, *PEOPLE, paper("z2026shap", "Do-Shapley values", "Zoë Ødegaard")])
+    built = papers._search_index()
+    restored, _ = _from_words(built, len(papers))
+    for query in ("diffusion", "diff", "nothing here", "other", "wei", "li", "müller", "mueller", "zzz", "ø",
+                  "odegaard", "do-shapley", "n’guessan", "d", "z", "v306 pmlr", "zoe"):
+        assert restored.rank(query) == built.rank(query), query
+        assert restored.title_prefix(query) == built.title_prefix(query), query
+        assert restored.author_papers(query) == built.author_papers(query), query
+    assert Index.from_words(built.to_words().encode(), len(papers) + 1, lambda: built) is None
+    assert Index.from_words(b"old 0 words\t3\n", 3, lambda: built) is None
+
+
+def test_words_alone_answer_a_query_of_whole_words() -> None:
+    restored, opened = _from_words(RANKED._search_index(), len(RANKED))
+    assert restored.rank("diffusion models") == RANKED._search_index().rank("diffusion models")
+    assert opened == []                       # no phrase, no person: the scanned index stays shut
+    restored.rank("latent-diffusion")
+    assert opened                             # a phrase is scanned for
+
+
+@pytest.fixture(scope="module")
+def built_volume_index(volume: icml2026.PaperCollection) -> Index:
+    return icml2026.PaperCollection._ordered(list(volume))._search_index()
+
+
+def test_stored_word_index_is_what_the_build_makes(built_volume_index: Index) -> None:
+    from icml2026.store import data_dir
+
+    assert (data_dir() / "search-words.tsv").read_text(encoding="utf-8") == built_volume_index.to_words()
+
+
+def test_stored_word_index_finds_what_the_built_one_finds(volume: icml2026.PaperCollection,
+                                                          built_volume_index: Index) -> None:
+    import random
+
+    from icml2026.search import StaleIndex
+    from icml2026.store import data_dir
+
+    scanned = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume))
+    assert scanned is not None
+    words_data = (data_dir() / "search-words.tsv").read_bytes()
+    stored = Index.from_words(words_data, len(volume), lambda: scanned)
+    assert stored is not None
+    rnd = random.Random(306)
+    queries = ["graph neural", "diffusion", "li", "müller", "mueller", "do-shapley", "n’guessan", "chao-han",
+               "quantum boost", "the of", "a", "ø", "zzzz", "graph graph", "e", "learn"]
+    for sample in rnd.sample(list(volume), 40):
+        title = (sample.title or "").split()
+        queries.append(" ".join(rnd.sample(title, min(2, len(title)))))
+        queries.append(" ".join(filter(None, (sample.authors[0].given, sample.authors[0].family))))
+    for query in queries:
+        assert stored.rank(query) == built_volume_index.rank(query), query
+        if query.strip():
+            assert stored.author_papers(query) == built_volume_index.author_papers(query), query
+
+    def stale() -> Index:
+        raise StaleIndex("search-index.txt")
+
+    shut = Index.from_words(words_data, len(volume), stale)
+    assert shut is not None and (shut.rank("graph neural") or [set()])[0]
+    with pytest.raises(StaleIndex):
+        shut.rank("do-shapley")
+
+
 def test_index_is_built_once_per_collection() -> None:
     papers = icml2026.PaperCollection(RANKED)
     papers.search("diffusion")

@@ -27,7 +27,7 @@ def test_wheel_contents(wheel: Path) -> None:
     assert {"icml2026/schema/paper.schema.json", "icml2026/schema/proceedings.schema.json"} <= names
     assert "icml2026/data/proceedings/pmlr-v306.json" in names
     assert {f"icml2026/data/{n}" for n in ("papers.jsonl", "index.tsv", "lines.tsv", "search-index.txt",
-                                              "match-index.json", "published-keys.tsv")} <= names
+                                              "search-words.tsv", "match-index.json", "published-keys.tsv")} <= names
     assert any(n.endswith("licenses/LICENSE") for n in names)
     assert not any(n.startswith(("tests/", "tools/", "shared/")) for n in names)
 

@@ -40,6 +40,7 @@ from icml2026 import curation as curation_rules  # noqa: E402
 from icml2026.curation import Finding  # noqa: E402
 from icml2026.keys import assign_keys, base_key, letter_dropping_token  # noqa: E402
 from icml2026.latex import decode_title  # noqa: E402
+from icml2026.search import Index  # noqa: E402
 from icml2026.store import dumps_record  # noqa: E402
 from icml2026.update import baseline as update_baseline  # noqa: E402
 
@@ -527,12 +528,14 @@ def build(sources: Path) -> dict[Path, str]:
     records.sort(key=lambda r: (r.get("citation_key") or r["id"], r["id"]))
     papers_text = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
                           for r in records)
+    search = search_index(proc, records)
     return {
         OUT / "proceedings" / f"{proc['id']}.json": dumps_record(proc),
         OUT / "papers.jsonl": papers_text,
         OUT / "index.tsv": index_text(papers_text),
         OUT / "lines.tsv": lines_text(papers_text),
-        OUT / "search-index.txt": search_index_text(proc, records),
+        OUT / "search-index.txt": search.to_text(),
+        OUT / "search-words.tsv": search.to_words(),
         OUT / "match-index.json": match_index_text(proc, papers_text),
         OUT / "published-keys.tsv": registry_text(records, registry),
         DOCS / "data-quality.md": quality_report([f for f in findings if f.rule != CASE_RULE], records,
@@ -581,16 +584,16 @@ def lines_text(papers_text: str) -> str:
     return "".join(rows)
 
 
-def search_index_text(proc: dict[str, Any], records: list[dict[str, Any]]) -> str:
-    """The search index of the packaged papers in their order (``icml2026.search.Index``)."""
+def search_index(proc: dict[str, Any], records: list[dict[str, Any]]) -> Index:
+    """The search index of the packaged papers in their order (``icml2026.search.Index``):
+    stored as its text (``to_text``) and as its word index (``to_words``)."""
     from icml2026.collection import PaperCollection
     from icml2026.model import Paper, Proceedings
-    from icml2026.search import Index
 
     volume = Proceedings.from_dict(proc)
     papers = PaperCollection(Paper.from_dict(r, volume) for r in records)
     assert [p.id for p in papers] == [r["id"] for r in records], "papers.jsonl is not in collection order"
-    return Index(list(papers)).to_text()
+    return Index(list(papers))
 
 
 def match_index_text(proc: dict[str, Any], papers_text: str) -> str:

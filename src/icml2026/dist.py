@@ -268,8 +268,8 @@ def library_versions() -> dict[str, str]:
     return found
 
 
-# Packaged files no export reads: fix's and check's prebuilt match index.
-NOT_RENDERED = frozenset({"match-index.json"})
+# Packaged files no export reads: fix's and check's prebuilt match index, list's word index.
+NOT_RENDERED = frozenset({"match-index.json", "search-words.tsv"})
 
 
 def _tree_digest(folder: Path) -> str:

@@ -30,6 +30,9 @@ The index folds each field of every paper into one string (``\\x00 w w \\x01 w \
 papers separated by NUL, people by SOH) so that one ``str.find`` scans all papers in C;
 bisecting the separators' offsets turns a hit into a paper. It is built once per
 collection, on its first search: folding thousands of records costs far more than a query.
+The data build stores it for the packaged volume twice: as its text (``Index.to_text``,
+searched in the file's bytes) and as a word index (``Index.to_words``: each word with the
+papers that hold it), from which a query of whole words reads only the lines of its words.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, repeat
 from operator import add
 
@@ -241,6 +244,73 @@ class ScanField:
 _PAPER_BYTE, _PERSON_BYTE = PAPER.encode(), PERSON.encode()
 
 
+class StaleIndex(LookupError):
+    """The stored index a :class:`WordField` falls back on is missing or of another build."""
+
+
+class WordField:
+    """A :class:`Field` of a stored index, answered from the data build's word index
+    (``search-words.tsv``): each folded word of the volume on one line, in byte order, with
+    the papers of each field that hold it.  A needle of one word, ``" w"`` (a word starting
+    with *w*) or ``" w "`` (the word *w*), reads only the lines of its words, found by
+    bisection; any other needle (a phrase, a title's start, a prefix so short that its words
+    fill much of the file) and the people of :meth:`people` are searched in the scanned
+    index, opened only then: the papers found are those :meth:`Field.papers` finds."""
+
+    __slots__ = ("_scanned", "column", "data", "name")
+
+    # A prefix whose lines hold more bytes than this is scanned for (decoding costs more).
+    MAX_LINES_BYTES = 1 << 18
+
+    def __init__(self, data: bytes, column: int, name: str, scanned: Callable[[], Index]) -> None:
+        self.data, self.column, self.name, self._scanned = data, column, name, scanned
+
+    def _field(self) -> Field:
+        field: Field = getattr(self._scanned(), self.name)
+        return field
+
+    def _at(self, key: bytes) -> int:
+        """The start of the first line whose word is not below *key* (or the file's end)."""
+        data = self.data
+        lo, hi = data.find(b"\n") + 1, len(data)  # both always a line's start
+        while lo < hi:
+            mid = (lo + hi) // 2
+            start = data.rfind(b"\n", lo - 1, mid) + 1
+            if data[start:data.find(b"\t", start)] < key:
+                lo = data.find(b"\n", start) + 1
+            else:
+                hi = start
+        return lo
+
+    def papers(self, needle: str | re.Pattern[str]) -> set[int]:
+        if not isinstance(needle, str) or not needle.startswith(" "):
+            return self._field().papers(needle)
+        word = needle[1:].removesuffix(" ")
+        if not word or " " in word:
+            return self._field().papers(needle)
+        key = word.encode("utf-8")
+        start = self._at(key)
+        if needle.endswith(" "):   # the whole word: its line alone
+            end = self.data.find(b"\n", start) + 1
+            if self.data[start:self.data.find(b"\t", start)] != key:
+                return set()
+        else:                      # every word it starts (no UTF-8 byte is 0xff)
+            end = self._at(key + b"\xff")
+            if end - start > self.MAX_LINES_BYTES:
+                return self._field().papers(needle)
+        found: set[int] = set()
+        column = self.column
+        for line in self.data[start:end].split(b"\n")[:-1]:
+            found.update(accumulate(map(int, line.split(b"\t")[column].split())))
+        return found
+
+    def people(self, needle: str) -> set[int]:
+        return self._field().people(needle)
+
+    def paper_of_person(self, person: int) -> int:
+        return self._field().paper_of_person(person)
+
+
 def _as_bytes(needle: str | re.Pattern[str]) -> bytes | re.Pattern[bytes]:
     if isinstance(needle, str):
         return needle.encode("utf-8")
@@ -370,6 +440,43 @@ class Index:
                 return None
             setattr(index, name, field)
             start = end + 1
+        return index
+
+    # The word index of the data build (search-words.tsv): the papers of each word, so
+    # that a query of whole words reads only their lines (from_words).
+    def to_words(self) -> str:
+        """Each folded word of every field on one line, in UTF-8 byte order, after a head
+        line (``FORMAT`` and the number of papers): the word, then for each field of
+        ``_FIELDS`` the papers whose field holds the word, as gaps (the first paper's
+        number, then each one's distance from the one before), space-separated."""
+        fields = [getattr(self, name).text.split(PAPER)[1:-1] for name in self._FIELDS]
+        size = len(fields[0])
+        postings: dict[str, list[list[int]]] = {}
+        for column, pieces in enumerate(fields):
+            for paper, piece in enumerate(pieces):
+                for word in set(piece.split()) - {PERSON}:
+                    rows = postings.get(word)
+                    if rows is None:
+                        rows = postings[word] = [[] for _ in self._FIELDS]
+                    rows[column].append(paper)
+        lines = [f"{self.FORMAT} words\t{size}\n"]
+        for word in sorted(postings, key=lambda w: w.encode("utf-8")):
+            cells = [" ".join(str(b - a) for a, b in zip([0, *papers], papers))
+                     for papers in postings[word]]
+            lines.append("\t".join([word, *cells]) + "\n")
+        return "".join(lines)
+
+    @classmethod
+    def from_words(cls, data: bytes, size: int, scanned: Callable[[], Index]) -> Index | None:
+        """The index :meth:`to_words` wrote, as the UTF-8 bytes of the file: each field a
+        :class:`WordField`, which opens *scanned* (the index :meth:`to_text` wrote; it
+        raises :class:`StaleIndex` if it cannot) for what words alone do not answer.  None
+        if the file is of another format or for another number of papers."""
+        if not data.startswith(f"{cls.FORMAT} words\t{size}\n".encode()):
+            return None
+        index = cls.__new__(cls)
+        for column, name in enumerate(cls._FIELDS, 1):
+            setattr(index, name, WordField(data, column, name, scanned))
         return index
 
     def author_papers(self, name: str) -> set[int]:

@@ -325,32 +325,50 @@ def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Pa
     papers (0: all) matching *text*/*author* in rank order, the number of matches and
     how many of them are complete.
 
-    It reads the search index the data build stored (``data/search-index.txt``) and
+    It reads the word index the data build stored (``data/search-words.tsv``; the
+    search index, ``data/search-index.txt``, only for a phrase or ``--author``) and
     ``data/lines.tsv`` (offset, length and completeness of each line of
     ``papers.jsonl``, in collection order), then only the lines it prints.  Returns
     None when it cannot answer alone: an identifier or URL query (answered through
     the key index or a full load), a corrections layer in use, or a stale index.
     """
-    from .search import Index, words
+    from .search import Index, StaleIndex, words
     from .update.paths import active_layer
 
     query = text.strip()
     if active_layer(None) is not None or "/" in query or (" " not in query and _index_keys(query)):
         return None
-    # Rows split only where a hit needs them; the index searched in its file's bytes.
+    # Rows split only where a hit needs them; the words of the query read from the word
+    # index (search-words.tsv), the scanned index opened only for what words cannot answer.
     lines = _read_bytes(data_file("lines.tsv")).split(b"\n")
     if lines and not lines[-1]:
         lines.pop()
-    index = Index.from_bytes(_read_bytes(data_file("search-index.txt")), len(lines))
+    scanned: list[Index] = []
+
+    def scan() -> Index:
+        if not scanned:
+            found = Index.from_bytes(_read_bytes(data_file("search-index.txt")), len(lines))
+            if found is None:
+                raise StaleIndex("search-index.txt")
+            scanned.append(found)
+        return scanned[0]
+
+    try:
+        index = Index.from_words(_read_bytes(data_file("search-words.tsv")), len(lines), scan)
+    except OSError:  # not in this copy of the data: the full path answers
+        return None
     if index is None:
         return None
     hits: list[int] | range = range(len(lines))
-    if words(text):
-        tiers = index.rank(text) or []
-        hits = [i for tier in tiers for i in sorted(tier)]
-    if author and words(author):
-        allowed = index.author_papers(author)
-        hits = [i for i in hits if i in allowed]
+    try:
+        if words(text):
+            tiers = index.rank(text) or []
+            hits = [i for tier in tiers for i in sorted(tier)]
+        if author and words(author):
+            allowed = index.author_papers(author)
+            hits = [i for i in hits if i in allowed]
+    except StaleIndex:
+        return None
     complete = sum(lines[i].endswith(b"\tcomplete") for i in hits)
     proceedings = load_proceedings()
     shown = []
