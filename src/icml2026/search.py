@@ -38,21 +38,23 @@ papers that hold it), from which a query of whole words reads only the lines of 
 from __future__ import annotations
 
 import re
-import unicodedata
-from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, repeat
 from operator import add
 
-from .model import Paper
-from .text import COMBINING_MARKS, EXTRA_LETTERS
+# Only what an ASCII query of the packaged volume needs is imported at start-up (list):
+# unicodedata, bisect and the folding tables of .text come with the first non-ASCII text
+# or scanned field.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+
+    from .model import Paper
 
 PAPER, PERSON = "\x00", "\x01"  # separators in a field's string
 MAX_QUERY_CHARS = 20_000  # several abstracts' worth: a query is typed or pasted, never a file
 _PUNCT, _UMLAUT = "\x02", "\x03"  # marks while folding: a word break; the dots of ä, ö, ü
-_CONTROL = re.compile("[\x00-\x03]")
-_COMBINING = re.compile(f"[{COMBINING_MARKS}]+")
-_NON_ASCII = re.compile("[^\x00-\x7f]+")
+_NON_ASCII = "[^\x00-\x7f]+"  # a pattern, compiled once (re's cache) where used
+_CONTROL_SPACES = str.maketrans("\x00\x01\x02\x03", "    ")
 _ASCII_MARKS = bytes.maketrans(  # letters, digits, separators and marks stay
     bytes(range(4, 128)),
     bytes(c if chr(c).isalnum() else 0x20 if chr(c).isspace() else 2 for c in range(4, 128)),
@@ -70,6 +72,8 @@ def _fold_non_ascii(text: str, umlauts: bool) -> str:
     """*text* with its runs of non-ASCII characters folded (each distinct run once)."""
     if text.isascii():
         return text
+    import unicodedata
+
     text = unicodedata.normalize("NFC", text)  # runs hold whole letters: "ü", not "u" + "¨"
     cache = _RUNS[umlauts]
 
@@ -77,7 +81,7 @@ def _fold_non_ascii(text: str, umlauts: bool) -> str:
         found = cache.get(match[0])
         return _fold_run(match[0], umlauts) if found is None else found
 
-    return _NON_ASCII.sub(folded, text)
+    return re.sub(_NON_ASCII, folded, text)
 
 
 def _ascii_marked(text: str) -> str:
@@ -93,11 +97,15 @@ def _marked_pieces(pieces: list[str], separator: str, umlauts: bool = False) -> 
 
 
 def _fold_run(run: str, umlauts: bool) -> str:
+    import unicodedata
+
+    from .text import COMBINING_MARKS, EXTRA_LETTERS
+
     text = unicodedata.normalize("NFKD", run)
     if umlauts:
         for vowel in "aouAOU":
             text = text.replace(vowel + "\u0308", vowel + _UMLAUT)
-    text = _COMBINING.sub("", text).casefold()
+    text = re.sub(f"[{COMBINING_MARKS}]+", "", text).casefold()
     folded = "".join(EXTRA_LETTERS.get(c) or (c if c.isascii() or c.isalnum() else
                                             " " if c.isspace() else _PUNCT) for c in text)
     if len(_RUNS[umlauts]) < 10_000:  # bounded: queries cannot grow it without limit
@@ -116,7 +124,7 @@ def _joined(marked: str) -> str:
 
 def words(text: str) -> list[str]:
     """The folded words of *text*, as the index sees them: ``Müntz-Szász`` → muntz, szasz."""
-    return _plain(_marked(_CONTROL.sub(" ", text))).split()
+    return _plain(_marked(text.translate(_CONTROL_SPACES))).split()
 
 
 def _offsets(text: str, separator: str) -> list[int]:
@@ -157,6 +165,8 @@ class Field:
     def papers(self, needle: str | re.Pattern[str]) -> set[int]:
         """Indices of the papers whose field contains *needle* (one hit per paper suffices,
         so the scan jumps to the next paper)."""
+        from bisect import bisect_right
+
         found: set[int] = set()
         starts = self.starts
         at = self._hits(needle, 0)
@@ -168,6 +178,8 @@ class Field:
 
     def people(self, needle: str) -> set[int]:
         """Indices of the people (runs between any two separators) holding *needle*."""
+        from bisect import bisect_right
+
         if self._people is None:
             self._people = _offsets(self.text.replace(PAPER, PERSON), PERSON)
         bounds, find = self._people, self.text.find
@@ -179,6 +191,8 @@ class Field:
         return found
 
     def paper_of_person(self, person: int) -> int:
+        from bisect import bisect_right
+
         assert self._people is not None
         return bisect_right(self.starts, self._people[person]) - 1
 
@@ -325,7 +339,7 @@ def _clean(pieces: list[str]) -> list[str]:
     """*pieces*, with separator or mark characters inside a record (the validator rejects
     them, but user data need not be valid) turned into spaces."""
     if _has_control("".join(pieces)):
-        pieces = [_CONTROL.sub(" ", p) for p in pieces]
+        pieces = [p.translate(_CONTROL_SPACES) for p in pieces]
     return pieces
 
 
@@ -339,7 +353,7 @@ def _authors(papers: Sequence[Paper]) -> list[str]:
     raw = "".join(pieces)
     if raw.count(PERSON) != people or PAPER in raw or _PUNCT in raw or _UMLAUT in raw:
         # a name holds a control character: rebuild, slowly, from clean names
-        pieces = [f" {PERSON} ".join(_CONTROL.sub(" ", a.display) for a in p.authors) for p in papers]
+        pieces = [f" {PERSON} ".join(a.display.translate(_CONTROL_SPACES) for a in p.authors) for p in papers]
     return pieces
 
 
@@ -349,6 +363,10 @@ _GERMAN = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "
 def _word_spellings(word: str, tokens: list[str]) -> list[list[str]]:
     """*word*'s tokens, and those of its German spelling if it has ``ä``/``ö``/``ü``: a
     reader who types ``Müller`` may mean an author who writes ``Mueller``."""
+    if word.isascii():   # no ä, ö or ü
+        return [tokens]
+    import unicodedata
+
     german = words(unicodedata.normalize("NFC", word).translate(_GERMAN))
     return [tokens, german] if german != tokens else [tokens]
 
