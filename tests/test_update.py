@@ -29,7 +29,7 @@ from pmlr_server import (
 
 import icml2026
 from icml2026.cli import main
-from icml2026.update import baseline, paths
+from icml2026.update import baseline
 from icml2026.update import layer as L
 from icml2026.update.download import UpdateError, check_url, fetch
 from icml2026.update.published import record_problems
@@ -318,8 +318,31 @@ def test_no_corrections_ignores_the_layer_for_one_run(updated: Path, capsys: pyt
     assert "Corrected" not in Run(capsys, "--no-corrections", "show", "li26d").out
     corrected = Run(capsys, "export", "-f", "jsonl", "--keys", "witter26a")
     assert json.loads(corrected.out)["links"]["pdf"] == NEW_PDF
-    assert paths.ENABLED and icml2026.load()["witter26a"].links.pdf == NEW_PDF  # the flag did not leak
+    assert icml2026.load()["witter26a"].links.pdf == NEW_PDF  # the flag did not leak
     assert icml2026.load(corrections=False)["witter26a"].links.pdf == packaged["witter26a"].links.pdf
+
+
+def test_no_corrections_reaches_fix_check_and_list(updated: Path, tmp_path: Path, packaged: icml2026.PaperCollection,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command that reads the packaged papers its own way (fix's and check's look-up
+    index, list's stored search index) ignores the layer under --no-corrections, and only then."""
+    before, after = source_field("li26d", "title"), corrections()["li26d"]["title"]
+    assert " via " in before and " with " in after
+    bib = tmp_path / "mine.bib"
+    bib.write_text(icml2026.export(packaged.select(["li26d"]), "bibtex"), encoding="utf-8")
+
+    def title_line(run: Run) -> str:
+        assert run.code == 0, run
+        return next(line for line in run.out.splitlines() if line.lstrip().startswith("title"))
+
+    assert " via " in title_line(Run(capsys, "--no-corrections", "fix", str(bib)))
+    assert " with " in title_line(Run(capsys, "fix", str(bib)))
+    plain = Run(capsys, "--no-corrections", "check", "--format", "json", str(bib))
+    corrected = Run(capsys, "check", "--format", "json", str(bib))
+    assert [e["status"] for e in json.loads(plain.out)["entries"]] == ["verified"] and plain.code == 0
+    assert [e["status"] for e in json.loads(corrected.out)["entries"]] == ["mismatch"] and corrected.code == 1
+    assert " via " in Run(capsys, "--no-corrections", "list", "-q", "PragLocker").out
+    assert " with " in Run(capsys, "list", "-q", "PragLocker").out
 
 
 def test_second_update_is_answered_304(updated: Path, server: PmlrServer,

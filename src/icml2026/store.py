@@ -79,7 +79,7 @@ def proceedings_from_json(data: Any, where: str) -> Proceedings:
 
 
 def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: bool = True,
-         corrections: bool | None = None) -> PaperCollection:
+         corrections: bool = True) -> PaperCollection:
     """Load the packaged papers, or the paper files/folders in *paths*.
 
     Packaged data was validated against the schema when it was built and by the
@@ -92,7 +92,7 @@ def load(paths: Iterable[str | os.PathLike[str]] | None = None, *, validate: boo
 
     The packaged papers come with the user's corrections layer applied, if
     there is one (``icml2026 update``; :mod:`icml2026.update.layer`), unless
-    *corrections* is false (None: yes, unless ``--no-corrections``).
+    *corrections* is false (the CLI's ``--no-corrections``).
     """
     proceedings = load_proceedings()
     if paths is None:
@@ -254,7 +254,7 @@ class _Problems:
             raise DataError(f"{self.first}{more}", (self.first,), self.count)
 
 
-def _with_corrections(papers: PaperCollection, corrections: bool | None = None) -> PaperCollection:
+def _with_corrections(papers: PaperCollection, corrections: bool) -> PaperCollection:
     """The packaged *papers* with the user's corrections layer ('icml2026 update') applied."""
     from .update.paths import active_layer  # one stat() when there is no layer
 
@@ -295,8 +295,9 @@ def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
             gc.enable()
 
 
-def load_keys(keys: Iterable[str]) -> PaperCollection | None:
-    """The packaged papers named by *keys*, read through the index without loading the rest.
+def load_keys(keys: Iterable[str], *, corrections: bool = True) -> PaperCollection | None:
+    """The packaged papers named by *keys*, read through the index without loading the rest
+    (with the corrections layer applied unless *corrections* is false, as :func:`load`).
 
     Returns None when a key is not in the index (the caller then loads everything,
     to report it with suggestions).  ``icml2026 show KEY`` and ``export --keys``
@@ -317,10 +318,11 @@ def load_keys(keys: Iterable[str]) -> PaperCollection | None:
             handle.seek(offset)
             record = json.loads(handle.read(size))
             papers.append(Paper.from_dict(record, proceedings[record["proceedings"]]))
-    return _with_corrections(PaperCollection(papers))
+    return _with_corrections(PaperCollection(papers), corrections)
 
 
-def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Paper], int, int] | None:
+def packaged_listing(text: str, author: str | None, limit: int, *,
+                     corrections: bool = True) -> tuple[list[Paper], int, int] | None:
     """``icml2026 list`` over the packaged volume without loading it: the first *limit*
     papers (0: all) matching *text*/*author* in rank order, the number of matches and
     how many of them are complete.
@@ -330,13 +332,14 @@ def packaged_listing(text: str, author: str | None, limit: int) -> tuple[list[Pa
     ``data/lines.tsv`` (offset, length and completeness of each line of
     ``papers.jsonl``, in collection order), then only the lines it prints.  Returns
     None when it cannot answer alone: an identifier or URL query (answered through
-    the key index or a full load), a corrections layer in use, or a stale index.
+    the key index or a full load), a corrections layer in use (unless *corrections* is
+    false), or a stale index.
     """
     from .search import Index, StaleIndex, words
     from .update.paths import active_layer
 
     query = text.strip()
-    if active_layer(None) is not None or "/" in query or (" " not in query and _index_keys(query)):
+    if active_layer(corrections) is not None or "/" in query or (" " not in query and _index_keys(query)):
         return None
     # Rows split only where a hit needs them; the words of the query read from the word
     # index (search-words.tsv), the scanned index opened only for what words cannot answer.

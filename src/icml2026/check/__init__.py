@@ -452,11 +452,14 @@ def cited_papers(papers: Any, cited: set[str] | None) -> Any:
 
 
 def check_bibliographies(bibliographies: Sequence[Bibliography], *, papers: Iterable[Paper] | None = None,
-                         cited: set[str] | None = None, aux: str | None = None) -> CheckResult:
-    """Class the entries of *bibliographies* (only the *cited* keys, when given)."""
+                         cited: set[str] | None = None, aux: str | None = None,
+                         corrections: bool = True) -> CheckResult:
+    """Class the entries of *bibliographies* (only the *cited* keys, when given) against
+    *papers* (default: the packaged volume, with the corrections layer unless *corrections*
+    is false)."""
     from ..fix import index_for
 
-    checker = Checker(index_for(papers))
+    checker = Checker(index_for(papers, corrections))
     out: list[EntryCheck] = []
     defined: set[str] = set()
     for bib in bibliographies:
@@ -469,19 +472,20 @@ def check_bibliographies(bibliographies: Sequence[Bibliography], *, papers: Iter
     return CheckResult(tuple(out), missing, aux)
 
 
-def check_text(text: str, *, name: str = "<text>", papers: Iterable[Paper] | None = None) -> CheckResult:
+def check_text(text: str, *, name: str = "<text>", papers: Iterable[Paper] | None = None,
+               corrections: bool = True) -> CheckResult:
     """Class the entries of a BibTeX/BibLaTeX (or CSL-JSON) text."""
-    return check_bibliographies([read_bibliography(name, text)], papers=papers)
+    return check_bibliographies([read_bibliography(name, text)], papers=papers, corrections=corrections)
 
 
 def check_files(paths: Sequence[str], *, aux: str | None = None,
-                papers: Iterable[Paper] | None = None) -> CheckResult:
+                papers: Iterable[Paper] | None = None, corrections: bool = True) -> CheckResult:
     """Class the entries of the files *paths* (``-``: standard input), only those *aux* cites."""
     from ..fix.files import read_bib
 
     bibs = [read_bibliography(path, read_bib(path)) for path in paths]
     cited = read_aux(aux) if aux else None
-    return check_bibliographies(bibs, papers=papers, cited=cited, aux=aux)
+    return check_bibliographies(bibs, papers=papers, cited=cited, aux=aux, corrections=corrections)
 
 
 __all__ = ["FLAGGED", "STATUSES", "CheckResult", "Checker", "EntryCheck", "Problem", "check_bibliographies",

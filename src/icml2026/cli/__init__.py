@@ -117,9 +117,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 2
-    from ..update import paths  # a few lines of standard library
-
-    paths.ENABLED = not args.no_corrections  # read by load(); for this run only (finally)
     with warnings.catch_warnings():  # the library's warnings, each time, as one line (this run only)
         warnings.simplefilter("always", Icml2026Warning)
         warnings.showwarning = _one_line(warnings.showwarning)
@@ -127,8 +124,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..update import paths
-
     try:
         return int(args.run(args) or 0)
     except Icml2026Error as exc:
@@ -144,8 +139,6 @@ def _run(args: argparse.Namespace) -> int:
         # The reader (e.g. ``| head``) went away: not an error worth a traceback.
         sys.stderr.close()
         return 0
-    finally:
-        paths.ENABLED = True
 
 
 def _one_line(other: Callable[..., None]) -> Callable[..., None]:

@@ -34,6 +34,12 @@ def add_output_option(parser: argparse.ArgumentParser) -> None:
                         "failure never leaves a partial file) instead of standard output")
 
 
+def use_corrections(args: argparse.Namespace) -> bool:
+    """Whether the packaged papers come with the corrections layer: not under ``--no-corrections``
+    (passed on as ``corrections=`` to ``load``, ``load_keys``, ``fix`` and ``check``)."""
+    return not getattr(args, "no_corrections", False)
+
+
 def select_papers(args: argparse.Namespace) -> PaperCollection:
     from ..store import load, load_keys
 
@@ -43,10 +49,10 @@ def select_papers(args: argparse.Namespace) -> PaperCollection:
     plain = not getattr(args, "data", None) and not getattr(args, "query", None) \
         and not getattr(args, "author", None)
     if keys and plain:  # the common one-paper export: read it through the index
-        found = load_keys(keys)
+        found = load_keys(keys, corrections=use_corrections(args))
         if found is not None:
             return found
-    papers = load(args.data) if getattr(args, "data", None) else load()
+    papers = load(args.data) if getattr(args, "data", None) else load(corrections=use_corrections(args))
     if keys:
         try:
             papers = papers.select(keys)

@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from ..check import FLAGGED, STATUSES, check_files
     from ..errors import DataError, UsageError
     from ..store import load
+    from ._common import use_corrections
 
     fail_on = [s.strip() for s in (args.fail_on or ",".join(FLAGGED)).split(",") if s.strip()]
     known = (*STATUSES, "missing", "none")
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("standard input ('-') can be read once")
     try:
         papers = load(args.data) if args.data else None
-        result = check_files(args.files, aux=args.aux, papers=papers)
+        result = check_files(args.files, aux=args.aux, papers=papers, corrections=use_corrections(args))
     except DataError as exc:
         print(f"icml2026: error: {exc}", file=sys.stderr)
         return 2

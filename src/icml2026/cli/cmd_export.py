@@ -7,7 +7,7 @@ import argparse
 from ..errors import UsageError
 from ..exporters import FORMATS, KEY_STYLES, OUTPUT_FORMATS
 from ..model import Paper
-from ._common import add_output_option, add_selection_options, emit, select_papers, warn
+from ._common import add_output_option, add_selection_options, emit, select_papers, use_corrections, warn
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -101,7 +101,8 @@ def _run_clusters(args: argparse.Namespace) -> int:
     if args.keys is None and not (args.query or args.author or args.data or args.aux):
         from ..store import load_keys
 
-        papers = load_keys(sorted({c.key for cluster in clusters for c in cluster}))  # fast path: cited only
+        papers = load_keys(sorted({c.key for cluster in clusters for c in cluster}),  # fast path: cited only
+                           corrections=use_corrections(args))
     if papers is None:
         papers = select_papers(args)
         if args.aux:

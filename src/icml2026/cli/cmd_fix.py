@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from ..fix import fix_bibtex_report
     from ..fix.files import read_bib
     from ..store import load
+    from ._common import use_corrections
 
     if args.no_backup and not args.in_place:
         raise UsageError("--no-backup goes with --in-place")
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     text = read_bib(args.file)
     papers = load(args.data) if args.data else None
     result = fix_bibtex_report(text, papers=papers, fmt=args.format, abstract=args.abstract,
-                               strict=args.strict)
+                               strict=args.strict, corrections=use_corrections(args))
     label = "<stdin>" if args.file == "-" else args.file
     if args.dry_run:
         _write_stdout("".join(unified_diff(text, result.text, label)))

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from ..collection import PaperCollection
 from ..model import Paper
-from ._common import add_selection_options, emit, select_papers
+from ._common import add_selection_options, emit, select_papers, use_corrections
 
 DEFAULT_LIMIT = 20
 
@@ -65,7 +65,7 @@ def fast_listing(args: argparse.Namespace) -> list[str] | None:
     from ..store import packaged_listing
 
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
-    found = packaged_listing(args.query or "", args.author, limit)
+    found = packaged_listing(args.query or "", args.author, limit, corrections=use_corrections(args))
     if found is None:
         return None
     shown, total, complete = found

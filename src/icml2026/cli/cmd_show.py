@@ -10,7 +10,7 @@ from ..collection import PaperCollection
 from ..errors import UsageError
 from ..markup import to_plain
 from ..model import Paper, Proceedings
-from ._common import emit
+from ._common import emit, use_corrections
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,8 +29,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..store import load, load_keys
 
-    found = None if args.data else load_keys([args.key])  # one paper through the index: fast
-    papers = found if found is not None else load(args.data) if args.data else load()
+    corrections = use_corrections(args)
+    found = None if args.data else load_keys([args.key], corrections=corrections)  # one paper through the index: fast
+    papers = found if found is not None else load(args.data) if args.data else load(corrections=corrections)
     paper = papers.get(args.key) or papers.find(args.key) or by_title(papers, args.key)
     if paper is None:
         from difflib import get_close_matches

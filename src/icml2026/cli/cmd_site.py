@@ -46,12 +46,13 @@ def run(args: argparse.Namespace) -> int:
     from ..site import build
     from ..site.exports import default_cache_folder
     from ..store import load
+    from ._common import use_corrections
 
     dist = None if args.no_downloads else args.dist_data or (Path("dist-data") if Path("dist-data").is_dir() else None)
     if dist is not None and not dist.is_dir():
         raise UsageError(f"--dist-data {dist}: not a folder")
     cache = None if args.no_cache else args.cache or default_cache_folder()
-    papers = list(load(args.data) if args.data else load())
+    papers = list(load(args.data) if args.data else load(corrections=use_corrections(args)))
     report = build(papers, args.output, dist_folder=dist, cache_folder=cache, jobs=args.jobs,
                    progress=lambda message: print(f"icml2026 site: {message}", file=sys.stderr))
     timing = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in report.seconds.items())

@@ -149,22 +149,25 @@ class FixResult:
 
 
 def fix_bibtex(text: str, *, papers: Iterable[Paper] | None = None, fmt: str = "auto",
-               abstract: bool | None = None, strict: bool = False) -> str:
+               abstract: bool | None = None, strict: bool = False, corrections: bool = True) -> str:
     """*text* with its ICML 2026 entries replaced by the verified ones (see the module docstring).
 
     *papers*: the papers to recognise (default: the packaged volume); *fmt*:
     ``bibtex``, ``biblatex`` or ``auto`` (each entry's own dialect); *abstract*: write abstracts (default: where the
-    user's entry had one); *strict*: keep none of the user's own fields.
+    user's entry had one); *strict*: keep none of the user's own fields; *corrections*: with
+    the default *papers*, apply the user's corrections layer (as ``load()``; the CLI's
+    ``--no-corrections`` passes False).
     """
-    return fix_bibtex_report(text, papers=papers, fmt=fmt, abstract=abstract, strict=strict).text
+    return fix_bibtex_report(text, papers=papers, fmt=fmt, abstract=abstract, strict=strict,
+                             corrections=corrections).text
 
 
 def fix_bibtex_report(text: str, *, papers: Iterable[Paper] | None = None, fmt: str = "auto",
-                      abstract: bool | None = None, strict: bool = False) -> FixResult:
+                      abstract: bool | None = None, strict: bool = False, corrections: bool = True) -> FixResult:
     """Like :func:`fix_bibtex`, with the report of what was found and done."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r} for fix (known: {', '.join(FORMATS)})")
-    matcher = Matcher(index_for(papers))
+    matcher = Matcher(index_for(papers, corrections))
     pieces: list[str] = []
     reports: list[EntryReport] = []
     done = read = 0
@@ -245,18 +248,20 @@ def render_entry(paper: Paper, block: Block, fmt: str, abstract: bool | None, st
 _CACHE: list[tuple[object, Index]] = []
 
 
-def index_for(papers: Iterable[Paper] | None) -> Index:
+def index_for(papers: Iterable[Paper] | None, corrections: bool = True) -> Index:
     """The look-up index of *papers*, built once per collection; by default the packaged
     volume's, read prebuilt (:mod:`.prebuilt`: only the papers an entry names are loaded)
-    unless a corrections layer changes the papers (then built from the corrected volume)."""
+    unless a corrections layer changes the papers (then built from the corrected volume;
+    *corrections* false: the layer is not used, as ``load(corrections=False)``)."""
     if papers is None:
         from ..update.paths import active_layer
 
-        key: object = "packaged"
+        layer = active_layer(corrections)  # one stat(): a layer made or dropped since is seen
+        key: object = ("packaged", layer)
         if _CACHE and _CACHE[0][0] == key:
             return _CACHE[0][1]
         prebuilt = None
-        if active_layer(None) is None:
+        if layer is None:
             from .prebuilt import packaged_index
 
             prebuilt = packaged_index()
@@ -265,7 +270,7 @@ def index_for(papers: Iterable[Paper] | None) -> Index:
             return prebuilt
         from ..store import load
 
-        papers = load()
+        papers = load(corrections=corrections)
     else:
         key = papers
         if _CACHE and _CACHE[0][0] is key:

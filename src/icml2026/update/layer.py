@@ -9,8 +9,8 @@ value}`` under the paper id and the field's JSON pointer, plus the source
 Last-Modified) for the next conditional request.  The packaged files are
 never written; ``icml2026 update --revert`` deletes the layer.
 
-Applying it (``load()`` does, unless ``corrections=False``, ``--no-corrections``
-or :data:`.paths.ENABLED` is false) replaces each corrected field, points its
+Applying it (``load()`` does, unless ``corrections=False`` or ``--no-corrections``,
+which the CLI passes on as that parameter) replaces each corrected field, points its
 provenance at the source key :data:`SOURCE_KEY` and adds that source to the
 record.  A correction whose ``old`` value is no longer the packaged value (a
 newer package changed that field) is not applied: the package wins until the
@@ -306,7 +306,7 @@ def set_value(record: dict[str, Any], pointer: str, value: Any) -> None:
 
 # --------------------------------------------------------------------------- applying
 
-def apply_corrections(papers: Iterable[Paper], enabled: bool | None = None) -> list[Paper] | None:
+def apply_corrections(papers: Iterable[Paper], enabled: bool = True) -> list[Paper] | None:
     """*papers* with the user's corrections layer applied; None when there is none or it is disabled."""
     path = active_layer(enabled)
     layer = read_layer(path) if path else None

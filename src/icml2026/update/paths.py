@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 ENV_DIR = "ICML2026_DATA_DIR"
 PROCEEDINGS = "pmlr-v306"
 APP = "icml2026"
-ENABLED = True  # the CLI's --no-corrections sets this to False for one run
 
 
 def data_folder() -> Path:
@@ -70,10 +69,10 @@ def _layer_file() -> str:
     return os.path.join(_data_folder(), "corrections", f"{PROCEEDINGS}.json")
 
 
-def active_layer(enabled: bool | None = None) -> Path | None:
-    """The layer file to apply: None when disabled (*enabled* False, or None and not
-    :data:`ENABLED`) or when there is none."""
-    if not (ENABLED if enabled is None else enabled):
+def active_layer(enabled: bool = True) -> Path | None:
+    """The layer file to apply: None when *enabled* is false (``load(corrections=False)``,
+    ``--no-corrections``) or when there is none."""
+    if not enabled:
         return None
     path = _layer_file()
     return layer_path() if os.path.exists(path) else None
