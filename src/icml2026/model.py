@@ -1,8 +1,9 @@
 """Typed, immutable records: a paper, its people, its proceedings, its provenance.
 
 Each class has a ``from_dict``/``to_dict`` pair matching ``schema/paper.schema.json``
-and ``schema/proceedings.schema.json``; ``to_dict`` emits keys in a fixed order so
-that the JSON files and every export are deterministic.
+and ``schema/proceedings.schema.json``; ``to_dict`` emits keys in a fixed order (for a
+paper, sorted at every level: the JSON exporters write it as built) so that the JSON
+files and every export are deterministic.
 
 The classes are plain ``__slots__`` classes on :class:`Record`, not dataclasses:
 creating fourteen dataclasses (and importing :mod:`dataclasses`, :mod:`inspect` …) was
@@ -277,6 +278,21 @@ class Links(Record):
 
 _COMPLETE: Mapping[str, Any] = {"state": "complete"}
 _EMPTY: Mapping[str, Any] = {}
+_IDENTIFIER_NAMES = ("arxiv", "doi", "openreview", "pmlr")  # sorted: the order to_dict writes
+_LINK_NAMES = ("code", "icml_virtual", "openreview", "pdf", "proceedings", "project")
+_ALWAYS_AFTER = frozenset(("schema_version", "sources", "status"))  # written after provenance
+_TITLE, _TITLE_PROTECT = frozenset(("title",)), frozenset(("title_protect",))
+_HEADS: dict[tuple[str, ...], frozenset[str]] = {}  # provenance pointers → the fields they name
+
+
+def _present(obj: Any, names: tuple[str, ...]) -> dict[str, str]:
+    """The fields *names* of *obj* that are set, in the order given."""
+    out = {}
+    for name in names:
+        value = getattr(obj, name)
+        if value is not None:
+            out[name] = value
+    return out
 
 
 class Paper(Record):
@@ -375,49 +391,72 @@ class Paper(Record):
         )
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "schema_version": SCHEMA_VERSION,
-            "id": self.id,
-            "proceedings": self.proceedings.id,
-        }
-        status: dict[str, Any] = {"state": self.status}
-        if self.missing:
-            status["missing"] = list(self.missing)
-        out["status"] = status
-        optional: list[tuple[str, Any]] = [
-            ("citation_key", self.citation_key),
-            ("alias_keys", list(self.alias_keys)),
-            ("title", self.title),
-            ("title_protect", [list(r) for r in self.title_protect]),
-            ("former_titles", list(self.former_titles)),
-            ("authors", [a.to_dict() for a in self.authors]),
-        ]
-        for key, value in optional:
-            if value:
-                out[key] = value
-        if self.authors:
-            out["authors_complete"] = self.authors_complete
+        """The record as ``schema/paper.schema.json`` has it: fresh dicts and lists (the
+        caller may change them), each dict's keys in sorted order.
+
+        Sorted as built, so that the JSON exporters encode it with the C encoder and no
+        ``sort_keys`` (benchmarks/bench_exports.py): every field in key order, by hand.
+        A field written as absent (an empty list, None) takes its provenance with it,
+        so that what this writes always validates again.
+        """
+        out: dict[str, Any] = {}
         if self.abstract is not None:
             out["abstract"] = self.abstract
-        if self.method_name is not None:
-            out["method_name"] = self.method_name
-        if self.pages is not None:
-            out["pages"] = {"first": self.pages.first, "last": self.pages.last}
-        out["language"] = self.language
-        idents = dict(self.identifiers.items())
+        if self.alias_keys:
+            out["alias_keys"] = list(self.alias_keys)
+        if self.authors:
+            out["authors"] = [a.to_dict() for a in self.authors]
+            out["authors_complete"] = self.authors_complete
+        if self.citation_key:
+            out["citation_key"] = self.citation_key
+        if self.former_titles:
+            out["former_titles"] = list(self.former_titles)
+        out["id"] = self.id
+        idents = _present(self.identifiers, _IDENTIFIER_NAMES)
         if idents:
             out["identifiers"] = idents
-        links = dict(self.links.items())
+        out["language"] = self.language
+        links = _present(self.links, _LINK_NAMES)
         if links:
             out["links"] = links
+        if self.method_name is not None:
+            out["method_name"] = self.method_name
         if self.notes:
             out["notes"] = list(self.notes)
-        out["sources"] = {k: self.sources[k].to_dict() for k in sorted(self.sources)}
-        # A field that is written as absent (an empty list) takes its provenance with it, so
-        # that what this writes always validates again.
-        out["provenance"] = {k: self.provenance[k] for k in sorted(self.provenance)
-                             if k.split("/")[1] in out}
+        if self.pages is not None:
+            out["pages"] = {"first": self.pages.first, "last": self.pages.last}
+        out["proceedings"] = self.proceedings.id
+        out["provenance"] = self._written_provenance(out)
+        out["schema_version"] = SCHEMA_VERSION
+        sources = self.sources
+        out["sources"] = {k: sources[k].to_dict() for k in sorted(sources)}
+        out["status"] = {"missing": list(self.missing), "state": self.status} if self.missing \
+            else {"state": self.status}
+        if self.title:
+            out["title"] = self.title
+        if self.title_protect:
+            out["title_protect"] = [list(r) for r in self.title_protect]
         return out
+
+    def _written_provenance(self, before: Mapping[str, Any]) -> dict[str, str]:
+        """The provenance, sorted, of the fields :meth:`to_dict` writes: those in *before*
+        (the keys that sort before ``provenance``) and the ones after it.  Records share a
+        handful of pointer sets: the fields each names are worked out once per set."""
+        provenance = self.provenance
+        pointers = tuple(provenance)
+        heads = _HEADS.get(pointers)
+        if heads is None:
+            if len(_HEADS) > 4096:  # bounded: records from elsewhere may come in many shapes
+                _HEADS.clear()
+            heads = _HEADS[pointers] = frozenset(k.split("/")[1] for k in pointers)
+        unwritten = heads - before.keys() - _ALWAYS_AFTER
+        if self.title:
+            unwritten -= _TITLE
+        if self.title_protect:
+            unwritten -= _TITLE_PROTECT
+        if not unwritten:  # keys are unique: sorting the items sorts by key
+            return dict(sorted(provenance.items()))
+        return {k: v for k, v in sorted(provenance.items()) if k.split("/")[1] not in unwritten}
 
     def __hash__(self) -> int:
         # The generated hash would hash every field, and sources/provenance are mappings:
