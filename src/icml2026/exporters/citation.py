@@ -30,6 +30,13 @@ Conventions:
   formatted once per (style, locale, record, number, disambiguation) and kept
   in a bounded cache, so text/HTML/Markdown of the same papers cost one
   formatting.  A style file that is not CSL is a one-line error.
+
+For :mod:`.clusters` (several cites per citation), which formats with the same styles and
+documents, the public surface is: :func:`load_style`, :func:`disambiguation_options` (what a
+parsed style asks for), :func:`register_items` (a document registered with citeproc-py: its
+bibliography, numbers and disambiguation, a :class:`Registration`), :class:`Document` (its
+disambiguation: each cite's render state and year suffix) and :func:`citeproc_error` (the
+one-line error for a style citeproc-py cannot run).
 """
 
 from __future__ import annotations
@@ -130,12 +137,13 @@ def load_style(path: Path, locale: str | None) -> Any:
         raise UsageError(f"{path}: {exc}") from None
     style.lock = threading.Lock()
     style.uses_numbers = "citation-number" in style.text
-    style.disambiguation = _disambiguation_options(style)
+    style.disambiguation = disambiguation_options(style)
     return style
 
 
-def _disambiguation_options(style: Any) -> Any:
-    """What the style's ``cs:citation`` asks for (None: no disambiguation at all)."""
+def disambiguation_options(style: Any) -> Any:
+    """The :class:`.disambiguation.Options` the parsed *style*'s ``cs:citation`` asks for (None:
+    no disambiguation at all); :func:`load_style` stores them as ``style.disambiguation``."""
     from .disambiguation import Options
 
     citation = style.root.citation
@@ -181,7 +189,7 @@ def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", loca
     called with ``(done, total)``: ``(0, total)`` before the document is sorted and
     disambiguated, then once per entry formatted, the last time with ``(total, total)``.
     """
-    from .citeproc_fixes import collapse_punctuation, make_source, move_punctuation_into_quotes
+    from .citeproc_fixes import collapse_punctuation, move_punctuation_into_quotes
 
     path = style_path(style)
     loaded = load_style(path, check_locale(locale) if locale else None)
@@ -190,19 +198,16 @@ def format_items(items: Sequence[Mapping[str, Any]], *, style: str = "apa", loca
         raise UsageError(f"style {style!r} has no bibliography; use in-text citations")
     if progress is not None:
         progress(0, len(items))
-    source, ids = make_source(items)
-    fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
     options = loaded.disambiguation
     with loaded.lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         sort = loaded.uses_numbers or not in_text or bool(options)  # disambiguation works in bibliography order
-        bibliography = _bibliography(loaded, source, fingerprints, sort=sort)
-        number = {key: n + 1 for n, key in enumerate(bibliography.keys)}
-        registered = {item.key: item for item in bibliography.items}
-        document = _Document(loaded, bibliography, registered, ids) if options else None
+        registration = register_items(loaded, items, sort=sort)
+        ids, fingerprints, number = registration.ids, registration.fingerprints, registration.number
+        registered, document = registration.registered, registration.document
         out, previous, quotes = [], None, loaded.punctuation_in_quote
         substitute = None if in_text else loaded.root.bibliography.get("subsequent-author-substitute")
-        for key in ids if in_text else bibliography.keys:
+        for key in ids if in_text else registration.bibliography.keys:
             cache_key = (str(path), locale, in_text, number[key] if loaded.uses_numbers else 0, fingerprints[key],
                          document.signature(key) if document else None)
             rendered = _CACHE.get(cache_key)
@@ -234,8 +239,48 @@ def _substitute_names(marked: str, names: str, substitute: str) -> str:
     return marked[:at] + substitute + rest
 
 
-class _Document:
-    """The disambiguation of one document (see :mod:`.disambiguation`)."""
+class Registration:
+    """One document's items registered with citeproc-py (:func:`register_items`).
+
+    ``ids``: citeproc-py key → the item's own id, in the order given; ``fingerprints``: key →
+    the item's JSON (what its formatting depends on); ``bibliography``: citeproc-py's
+    bibliography of every item, in the style's order if sorted; ``registered``: key → its
+    registered item; ``number``: key → its number in that order, from 1; ``document``: the
+    document's disambiguation (None when the style asks for none).
+    """
+
+    __slots__ = ("ids", "fingerprints", "bibliography", "registered", "number", "document")
+
+    def __init__(self, ids: dict[str, str], fingerprints: dict[str, str], bibliography: Any,
+                 document: Document | None) -> None:
+        self.ids, self.fingerprints, self.bibliography = ids, fingerprints, bibliography
+        self.registered: dict[str, Any] = {item.key: item for item in bibliography.items}
+        self.number = {key: n + 1 for n, key in enumerate(bibliography.keys)}
+        self.document = document
+
+
+def register_items(loaded: Any, items: Sequence[Mapping[str, Any]], *, sort: bool) -> Registration:
+    """CSL-JSON *items* registered with citeproc-py as one document of the style *loaded*
+    (:func:`load_style`), sorted by the style if *sort*, and disambiguated when the style asks.
+
+    Call it holding ``loaded.lock`` (citeproc-py keeps its formatter on the style), with
+    citeproc-py's warnings caught; the render state is reset per cite by the caller.
+    """
+    from .citeproc_fixes import make_source
+
+    source, ids = make_source(items)
+    fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
+    bibliography = _bibliography(loaded, source, fingerprints, sort=sort)
+    registration = Registration(ids, fingerprints, bibliography, None)
+    if loaded.disambiguation:
+        registration.document = Document(loaded, bibliography, registration.registered, ids)
+    return registration
+
+
+class Document:
+    """The disambiguation of one document (see :mod:`.disambiguation`): made by
+    :func:`register_items`; :meth:`state` is what a cite renders with
+    (``loaded.root.render_state``), :meth:`year_suffix` the suffix it was given."""
 
     def __init__(self, loaded: Any, bibliography: Any, registered: dict[str, Any], ids: dict[str, str]) -> None:
         from .disambiguation import Disambiguator
@@ -257,7 +302,12 @@ class _Document:
         return MARKER_RANGE.sub("", _cite_marked(self.loaded, self.registered[key], state))
 
     def state(self, key: str, *, area: str) -> Any:
+        """The render state of the item *key* (citeproc-py's) in *area*, ``citation`` or ``bibliography``."""
         return self.engine.state(key, area=area)
+
+    def year_suffix(self, key: str) -> int | None:
+        """The year suffix the item *key* was given (1: "a"), or None."""
+        return self.settings[key].year_suffix
 
     def signature(self, key: str) -> tuple[Any, ...]:
         return self.settings[key].signature()
@@ -298,7 +348,7 @@ def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sor
     return bibliography
 
 
-def _render_one(item: Any, in_text: bool, loaded: Any, document: _Document | None
+def _render_one(item: Any, in_text: bool, loaded: Any, document: Document | None
                 ) -> tuple[str, tuple[str, str] | None]:
     """One entry (or in-text citation) of the registered *item*, with markers (before fixes 3 and 9).
 
@@ -321,19 +371,23 @@ def _render_one(item: Any, in_text: bool, loaded: Any, document: _Document | Non
             marked = str(rendered[0]) if rendered else ""
             names = state.first_names if state is not None else None
     except Exception as exc:
-        if not _raised_in_citeproc(exc):
+        error = citeproc_error(exc)
+        if error is None:
             raise  # our own code failed: a bug to report, not a problem of the style
-        raise UsageError(f"citeproc-py cannot format this style: {type(exc).__name__}: {exc}") from None
+        raise error from None
     return marked, names
 
 
-def _raised_in_citeproc(exc: BaseException) -> bool:
-    """True when *exc* comes from citeproc-py's own code (a style it cannot run), not from ours."""
+def citeproc_error(exc: BaseException) -> UsageError | None:
+    """The one-line error for *exc* when it comes from citeproc-py's own code (a style it
+    cannot run); None when it comes from ours (a bug: let it go up as it is)."""
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     module = str(tb.tb_frame.f_globals.get("__name__", "")) if tb is not None else ""
-    return module == "citeproc" or module.startswith("citeproc.")
+    if module == "citeproc" or module.startswith("citeproc."):
+        return UsageError(f"citeproc-py cannot format this style: {type(exc).__name__}: {exc}")
+    return None
 
 
 def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", output_format: str = "text",

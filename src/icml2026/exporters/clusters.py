@@ -61,6 +61,7 @@ from typing import Any
 from ..errors import UsageError
 from ..model import Paper
 from . import OUTPUT_FORMATS
+from .disambiguation import year_suffix_letters
 
 CSL_NS = "http://purl.org/net/xbiblio/csl"
 
@@ -272,7 +273,7 @@ def cluster_style_class() -> type:
 @functools.lru_cache(maxsize=16)
 def load_cluster_style(path: Path, locale: str | None) -> Any:
     """The parsed style with the cluster elements, once per (file, locale) per process."""
-    from .citation import _disambiguation_options
+    from .citation import disambiguation_options
     from .citeproc_fixes import StyleError
 
     try:
@@ -281,7 +282,7 @@ def load_cluster_style(path: Path, locale: str | None) -> Any:
         raise UsageError(f"{path}: {exc}") from None
     style.lock = threading.Lock()
     style.uses_numbers = "citation-number" in style.text
-    style.disambiguation = _disambiguation_options(style)
+    style.disambiguation = disambiguation_options(style)
     style.root.cluster_context = None
     return style
 
@@ -432,16 +433,11 @@ def marked_clusters(items: Sequence[Mapping[str, Any]], clusters: Any, *, style:
 
 def _render_document(loaded: Any, items: Sequence[Mapping[str, Any]], document: list[list[Cite]]) -> list[str]:
     """The marked citation of each cluster of *document* (cites by item id)."""
-    import json
-
     from citeproc import Citation, CitationItem, Locator
 
-    from .citation import _bibliography, _Document, _raised_in_citeproc
-    from .citeproc_fixes import collapse_punctuation, make_source, move_punctuation_into_quotes
+    from .citation import citeproc_error, register_items
+    from .citeproc_fixes import collapse_punctuation, move_punctuation_into_quotes
 
-    source, ids = make_source(items)
-    by_id = {real: key for key, real in ids.items()}  # item id → citeproc-py key
-    fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
     citation = loaded.root.citation
     note = loaded.root.get("class") == "note"
     distance = int(citation.get("near-note-distance") or 5)
@@ -449,10 +445,10 @@ def _render_document(loaded: Any, items: Sequence[Mapping[str, Any]], document: 
     with loaded.lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            bibliography = _bibliography(loaded, source, fingerprints, sort=True)
-            registered = {item.key: item for item in bibliography.items}
-            number = {key: n + 1 for n, key in enumerate(bibliography.keys)}
-            disambiguation = _Document(loaded, bibliography, registered, ids) if loaded.disambiguation else None
+            registration = register_items(loaded, items, sort=True)
+            bibliography, registered = registration.bibliography, registration.registered
+            number, disambiguation = registration.number, registration.document
+            by_id = {real: key for key, real in registration.ids.items()}  # item id → citeproc-py key
 
             def item_of(cite: Cite) -> Any:
                 key = by_id[cite.key]
@@ -476,9 +472,10 @@ def _render_document(loaded: Any, items: Sequence[Mapping[str, Any]], document: 
                 text = _assemble(loaded, rendered)
                 out.append(collapse_punctuation(move_punctuation_into_quotes(text, loaded.punctuation_in_quote)))
         except Exception as exc:
-            if not _raised_in_citeproc(exc):
+            error = citeproc_error(exc)
+            if error is None:
                 raise
-            raise UsageError(f"citeproc-py cannot format this style: {type(exc).__name__}: {exc}") from None
+            raise error from None
         finally:
             loaded.root.cluster_context = None
             loaded.root.render_state = None
@@ -529,7 +526,7 @@ def _render_cite(loaded: Any, cite: Cite, item: Any, where: frozenset[str], disa
     locator shows."""
     layout = loaded.root.citation.layout
 
-    def once(suppress: bool) -> tuple[str, str | None, Any]:
+    def once(suppress: bool) -> tuple[str, str | None]:
         state = disambiguation.state(item.key, area="citation") if disambiguation else None
         context = _CiteContext(where, suppress_names=suppress)
         loaded.root.cluster_context = context
@@ -541,11 +538,11 @@ def _render_cite(loaded: Any, cite: Cite, item: Any, where: frozenset[str], disa
         finally:
             loaded.root.render_state = None
             loaded.root.cluster_context = None
-        return ("" if text is None else str(text)), context.names, state
+        return ("" if text is None else str(text)), context.names
 
-    marked, names, state = once(False)
+    marked, names = once(False)
     collapsed = once(True)[0] if names is not None else marked
-    suffix = getattr(state, "year_suffix", None) if state is not None else None
+    suffix = disambiguation.year_suffix(item.key) if disambiguation else None
     rendered = _Rendered(cite, item.key, marked, names, collapsed, number.get(item.key), suffix)
     if bare is not None and cite.locator is not None:  # does the style show the locator?
         rendered.locator_shown = _render_cite(loaded, Cite(cite.key), bare, where, disambiguation,
@@ -645,15 +642,6 @@ def _collapse_numbers(cites: list[_Rendered], delimiter: str, after_collapse: st
         run.append(cite)
     flush()
     return parts
-
-
-def year_suffix_letters(number: int) -> str:
-    """CSL 1.0.2: 1 → "a" … 26 → "z", then "aa", "ab" … "az", "ba" …"""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("a") + rest) + letters
-    return letters
 
 
 def _bare(cite: _Rendered) -> bool:
