@@ -39,6 +39,32 @@ def test_permissions_of_an_existing_file_are_kept(tmp_path: Path) -> None:
     assert stat.S_IMODE(out.stat().st_mode) == 0o600 and KEY in out.read_text()
 
 
+def test_a_new_file_has_the_mode_open_gives_and_the_umask_is_left_alone(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """POSIX open(2): a new file is created 0o666 less the umask.  The umask is never flipped
+    to be read (another thread may create a file meanwhile): os.umask is not called at all."""
+    def refuse(mask: int) -> int:
+        raise AssertionError("os.umask called")
+
+    old = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", refuse)
+        write_atomic(tmp_path / "new.bib", ["x\n"])
+        write_atomic(tmp_path / "new.bin", b"\x00\n")
+        kept = tmp_path / "private.bib"
+        kept.write_text("old\n")
+        kept.chmod(0o400)
+        write_atomic(kept, ["new\n"])
+    finally:
+        monkeypatch.undo()
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.bib").stat().st_mode) == 0o640
+    assert stat.S_IMODE((tmp_path / "new.bin").stat().st_mode) == 0o640
+    assert (tmp_path / "new.bin").read_bytes() == b"\x00\n"
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o400 and kept.read_text() == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.bib", "new.bin", "private.bib"]  # no temporary left
+
+
 def test_a_symlink_target_is_written_and_the_link_kept(tmp_path: Path) -> None:
     target = tmp_path / "real.bib"
     target.write_text("old\n")

@@ -31,8 +31,16 @@ class PaperCollection:
         self._init(tuple(sorted(distinct(check_iterable(papers)), key=lambda p: (p.label, p.id))))
 
     @classmethod
+    def in_order(cls, papers: Iterable[Paper]) -> PaperCollection:
+        """*papers* in the order given, not sorted (papers already in collection order, as
+        the packaged file holds them, or in an order of the caller's); checked as the
+        constructor checks them."""
+        return cls._ordered(distinct(check_iterable(papers)))
+
+    @classmethod
     def _ordered(cls, papers: Iterable[Paper]) -> PaperCollection:
-        """A collection in exactly the order given (search ranks, subsets of a ranking)."""
+        """A collection in exactly the order given (search ranks, subsets of a ranking), unchecked:
+        for papers taken from a collection."""
         new = cls.__new__(cls)
         new._init(tuple(papers))
         return new

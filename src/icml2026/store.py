@@ -287,7 +287,7 @@ def _load_packaged(proceedings: dict[str, Proceedings]) -> PaperCollection:
                 papers.append(from_dict(record, proceedings[record["proceedings"]]))
         del data
         # The build writes papers.jsonl in collection order (and checks it): no sort needed.
-        return PaperCollection._ordered(papers)
+        return PaperCollection.in_order(papers)
     except (ValueError, KeyError) as exc:
         raise DataError(f"{data_file('papers.jsonl')}: not the packaged records ({exc!r}); reinstall icml2026") from None
     finally:
@@ -438,15 +438,14 @@ def write_atomic(path: str | os.PathLike[str], chunks: Iterable[str] | bytes, *,
             real.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise OutputError(f"{target}: cannot create folder {real.parent}: {exc.strerror or exc}") from None
-    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
-    _replace(real, target, chunks, mode)
+    _replace(real, target, chunks, stat.S_IMODE(info.st_mode) if info is not None else None)
 
 
-def _replace(real: Path, target: Path, chunks: Iterable[str] | bytes, mode: int) -> None:
-    import tempfile  # only writers need it: not loaded at start-up
-
+def _replace(real: Path, target: Path, chunks: Iterable[str] | bytes, keep: int | None) -> None:
+    """Write *real* through a temporary file renamed over it; *keep*: the mode of the file
+    replaced (None: a new file, whose mode open(2) gives, 0o666 less the umask)."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
+        fd, tmp = _temporary(real, 0o666 if keep is None else keep)
     except OSError as exc:
         raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
@@ -454,7 +453,8 @@ def _replace(real: Path, target: Path, chunks: Iterable[str] | bytes, mode: int)
             _write_chunks(handle, chunks)
             handle.flush()
             os.fsync(handle.fileno())
-            os.chmod(tmp, mode)
+            if keep is not None:  # created as *keep* less the umask: the mode exactly
+                os.chmod(tmp, keep)
             os.replace(tmp, real)
         _fsync_folder(real.parent)
     except BaseException as exc:
@@ -489,10 +489,21 @@ def _write_in_place(real: Path, target: Path, chunks: Iterable[str] | bytes) -> 
         raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
 
 
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
+_TEMPORARY_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _temporary(real: Path, mode: int) -> tuple[int, str]:
+    """A new file beside *real* (``.NAME.<random>.tmp``), open for writing, created with
+    *mode* less the umask as open(2) creates any file: the process umask, which other
+    threads share, is never changed to be read."""
+    for _ in range(100):
+        tmp = os.path.join(real.parent, f".{real.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(tmp, _TEMPORARY_FLAGS, mode), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary file name", str(real.parent))
 
 
 def _fsync_folder(folder: Path) -> None:
