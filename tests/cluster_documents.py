@@ -21,6 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from citeproc_js_oracle import even_parts
+
 HERE = Path(__file__).parent
 SCRIPT = HERE / "citeproc_js" / "clusters.js"
 KNOWN = HERE / "data" / "cluster-known-differences.json"
@@ -52,13 +54,7 @@ def colliding_sets(papers: Any) -> list[list[Any]]:
         group = sorted(groups[family], key=lambda p: p.id)
         if len(group) < 2:
             continue
-        parts = -(-len(group) // DOCUMENT_MAX)
-        size, extra = divmod(len(group), parts)
-        start = 0
-        for n in range(parts):
-            end = start + size + (n < extra)
-            sets.append(group[start:end])
-            start = end
+        sets.extend(even_parts(group, DOCUMENT_MAX))
     return sets
 
 

@@ -11,12 +11,12 @@ accented and tied names, the slow one on the whole volume in APA and Chicago
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from citeproc_js_oracle import missing_reason
 
 import icml2026
 from icml2026.exporters.citation import format_entries, style_path
@@ -24,15 +24,10 @@ from icml2026.exporters.csl import to_csl
 
 HERE = Path(__file__).parent
 SCRIPT = HERE / "citeproc_js" / "format.js"
-PACKAGE = HERE / "citeproc_js" / "node_modules" / "citeproc"
 
 
 def _skip_reason() -> str | None:
-    if shutil.which("node") is None:
-        return "node is not installed: the citeproc-js order check needs Node.js"
-    if not PACKAGE.is_dir():
-        return "npm package citeproc is not installed: run `npm ci --prefix tests/citeproc_js`"
-    return None
+    return missing_reason("order check")
 
 
 def citeproc_js_order(items: list[dict[str, Any]], style: str) -> list[str]:

@@ -34,12 +34,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from citeproc_js_oracle import even_parts, missing_reason
 from conftest import seed_ids
 
 import icml2026
@@ -48,7 +48,6 @@ from icml2026.exporters.csl import to_csl
 
 HERE = Path(__file__).parent
 SCRIPT = HERE / "citeproc_js" / "format.js"
-PACKAGE = HERE / "citeproc_js" / "node_modules" / "citeproc"
 KNOWN = HERE / "data" / "citeproc-known-differences.json"
 STYLES = ("apa", "ieee", "chicago-author-date", "modern-language-association", "nature",
           "nlm-citation-sequence", "harvard-cite-them-right")
@@ -58,11 +57,7 @@ SEEDS = sum(key.startswith("pmlr-v306-") for key in seed_ids())  # complete seed
 
 
 def _skip_reason() -> str | None:
-    if shutil.which("node") is None:
-        return "node is not installed: the citeproc-js reference check needs Node.js"
-    if not PACKAGE.is_dir():
-        return "npm package citeproc is not installed: run `npm ci --prefix tests/citeproc_js`"
-    return None
+    return missing_reason()
 
 
 pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
@@ -240,13 +235,7 @@ def collision_sets(papers: icml2026.PaperCollection) -> list[list[dict]]:
         group = sorted(groups[key], key=lambda i: i["id"])
         if len(group) < 2:
             continue
-        parts = -(-len(group) // SET_MAX)
-        size, extra = divmod(len(group), parts)
-        start = 0
-        for n in range(parts):
-            end = start + size + (n < extra)
-            sets.append(group[start:end])
-            start = end
+        sets.extend(even_parts(group, SET_MAX))
     return sets
 
 

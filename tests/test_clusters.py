@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import pytest
+from citeproc_js_oracle import missing_reason
 from cluster_documents import (
     KNOWN,
     STYLES,
@@ -36,17 +36,12 @@ import icml2026
 from icml2026.exporters.clusters import Cite, parse_cite_option, positions
 
 HERE = Path(__file__).parent
-PACKAGE = HERE / "citeproc_js" / "node_modules" / "citeproc"
 # measured on the slow test's documents: every citation whose cites agree alone agrees as a cluster
 MIN_CLEAN_AGREEMENT = 0.99
 
 
 def _skip_reason() -> str | None:
-    if shutil.which("node") is None:
-        return "node is not installed: the citeproc-js reference check needs Node.js"
-    if not PACKAGE.is_dir():
-        return "npm package citeproc is not installed: run `npm ci --prefix tests/citeproc_js`"
-    return None
+    return missing_reason()
 
 
 needs_node = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
