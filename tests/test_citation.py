@@ -550,12 +550,14 @@ def test_a_style_citeproc_py_cannot_run_is_a_one_line_error(tmp_path, complete: 
 
 def test_a_bug_of_ours_is_not_blamed_on_citeproc_py(monkeypatch, tmp_path, complete: list[icml2026.Paper]) -> None:
     """An exception raised in our own fix layer while citeproc-py renders propagates as itself."""
-    from icml2026.exporters import citeproc_fixes
+    from icml2026.exporters import citation, citeproc_fixes
 
     def broken(text):
         raise ZeroDivisionError("a bug in icml2026")
 
     monkeypatch.setattr(citeproc_fixes, "title_case", broken)
+    # an empty cache: an earlier test of this process may have formatted the same entry already
+    monkeypatch.setattr(citation, "_CACHE", citation._Cache())
     with pytest.raises(ZeroDivisionError, match="a bug in icml2026"):
         icml2026.cite(complete[:1], style="chicago-author-date")  # title case: our title_case
 

@@ -315,18 +315,24 @@ class Document:
 
 def _cite_marked(loaded: Any, item: Any, state: Any) -> str:
     """One in-text citation of *item*, with markers, rendered with the disambiguation *state*."""
-    citation = loaded.root.citation
-    layout = citation.layout
-    citation.cites = []
-    layout.repressed = {}
-    loaded.root.render_state = state
-    try:
-        text = layout.render_children(item)
-    finally:
-        loaded.root.render_state = None
+    layout = loaded.root.citation.layout
+    text = render_cite_children(loaded, item, state)
     if text is None:
         return ""
     return str(layout.format(layout.wrap(text)))
+
+
+def render_cite_children(loaded: Any, item: Any, state: Any) -> Any:
+    """The citation layout's children rendered for *item* alone, with the disambiguation
+    *state* (``None`` when the layout renders nothing): no earlier cite is remembered."""
+    layout = loaded.root.citation.layout
+    loaded.root.citation.cites = []
+    layout.repressed = {}
+    loaded.root.render_state = state
+    try:
+        return layout.render_children(item)
+    finally:
+        loaded.root.render_state = None
 
 
 def _bibliography(loaded: Any, source: Any, fingerprints: dict[str, str], *, sort: bool) -> Any:

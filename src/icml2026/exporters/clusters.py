@@ -524,19 +524,15 @@ def _render_cite(loaded: Any, cite: Cite, item: Any, where: frozenset[str], disa
                  number: dict[str, int], bare: Any = None) -> _Rendered:
     """One cite rendered at its position; with *bare* (the item without locator), whether the
     locator shows."""
-    layout = loaded.root.citation.layout
+    from .citation import render_cite_children
 
     def once(suppress: bool) -> tuple[str, str | None]:
         state = disambiguation.state(item.key, area="citation") if disambiguation else None
         context = _CiteContext(where, suppress_names=suppress)
         loaded.root.cluster_context = context
-        loaded.root.citation.cites = []
-        layout.repressed = {}
-        loaded.root.render_state = state
         try:
-            text = layout.render_children(item)
+            text = render_cite_children(loaded, item, state)
         finally:
-            loaded.root.render_state = None
             loaded.root.cluster_context = None
         return ("" if text is None else str(text)), context.names
 
