@@ -18,25 +18,13 @@
 "use strict";
 
 const fs = require("fs");
-const path = require("path");
 const CSL = require("citeproc");
 
 function readStdin() {
   return fs.readFileSync(0, "utf8");
 }
 
-function makeSys(items, localesDir) {
-  const byId = new Map(items.map((item) => [String(item.id), item]));
-  return {
-    retrieveLocale(lang) {
-      const file = path.join(localesDir, `locales-${lang}.xml`);
-      return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : false;
-    },
-    retrieveItem(id) {
-      return byId.get(String(id));
-    },
-  };
-}
+const { makeSys } = require("./sys");
 
 function makeEngine(request, styleXml, format) {
   const sys = makeSys(request.items, request.locales);
