@@ -50,10 +50,10 @@ def repeated(text: str, times: int) -> str:
 
 
 def cold() -> None:
-    from icml2026 import latex
+    from icml2026.bibtex import latex_decode
     from icml2026.importers import bibtex
 
-    latex._decode_cached.cache_clear()
+    latex_decode._decode_cached.cache_clear()
     bibtex._person.cache_clear()
 
 
@@ -115,8 +115,8 @@ def once(work: object, before: object = None) -> float:
 
 
 def hostile() -> None:
+    from icml2026.bibtex.latex_decode import decode
     from icml2026.importers.bibtex import parse_string
-    from icml2026.latex import decode
 
     print(f"{'hostile input':<40}{'chars':>12}{'CPU s':>10}")
     for label, field in (("plain words", "word " * 80_000), ("unknown macros", "\\foo{x} y " * 40_000),

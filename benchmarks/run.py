@@ -84,14 +84,15 @@ def timed(work: Callable[[], Any]) -> tuple[float, Any]:
 
 def bibtexparser_entries(papers: list[Paper]) -> list[dict[str, str]]:
     """Our BibTeX fields as bibtexparser 1.4 entry dicts (built outside the timing)."""
-    from icml2026.exporters.bibtex import _bibtex_fields, entry_key
+    from icml2026.bibtex.writer import fields_for
+    from icml2026.exporters.bibtex import entry_key
 
     entries = []
     for paper in papers:
         if paper.is_complete:
             entry = {"ENTRYTYPE": "inproceedings", "ID": entry_key(paper, "canonical")}
             entry.update((name, value[1:-1] if value.startswith("{") else value)
-                         for name, value in _bibtex_fields(paper, False))
+                         for name, value in fields_for(paper, "bibtex"))
             entries.append(entry)
     return entries
 

@@ -18,7 +18,7 @@ from pybtex.bibtex.utils import split_name_list
 from pybtex.database import Person as PybtexPerson
 from pybtex.database.input.bibtex import Parser as PybtexParser
 
-from icml2026 import latex
+from icml2026.bibtex import latex_decode
 from icml2026.model import Person
 from icml2026.text import whole_words
 
@@ -41,7 +41,7 @@ def bibtexparser_entries(text: str) -> list[dict[str, str]]:
 
 
 def _part(words: list[str]) -> str | None:
-    return latex.decode_plain(" ".join(words)) or None
+    return latex_decode.decode_plain(" ".join(words)) or None
 
 
 def person_from_pybtex(person: PybtexPerson) -> Person:
@@ -63,7 +63,7 @@ def person_from_xname(name: str) -> Person:
         depth += (ch == "{") - (ch == "}")
         if ch == "," and depth == 0:
             key, _, value = name[start:i].strip().partition("=")
-            values[key] = latex.decode_plain(value)
+            values[key] = latex_decode.decode_plain(value)
             start = i + 1
     return Person(family=values.get("family"), given=values.get("given"), particle=values.get("prefix"),
                   suffix=values.get("suffix"))

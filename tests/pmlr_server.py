@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
 
-from icml2026.exporters.bibtex import name
-from icml2026.latex import encode_markup
+from icml2026.bibtex.latex_encode import encode_markup
+from icml2026.bibtex.writer import name
 from icml2026.model import Paper
 
 SOURCES = Path(__file__).resolve().parents[1] / "tools" / "sources"

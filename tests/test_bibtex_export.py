@@ -2,7 +2,7 @@
 
 Every expectation about text is checked through a second implementation:
 the output is parsed by bibtexparser 1.4 and pybtex and decoded by
-pylatexenc (via :func:`icml2026.latex.decode`), never compared with strings
+pylatexenc (via :func:`icml2026.bibtex.latex_decode.decode`), never compared with strings
 written by hand.
 """
 
@@ -19,7 +19,8 @@ from bibtex_helpers import as_parsed, bibtexparser_entries, people, pybtex_entri
 from pybtex.database import parse_string
 
 import icml2026
-from icml2026 import latex, markup
+from icml2026 import markup
+from icml2026.bibtex import latex_decode, latex_encode, normalize_space, writer
 from icml2026.exporters import bibtex as bib
 from icml2026.model import Paper, Person
 from icml2026.text import strip_accents
@@ -82,7 +83,7 @@ def test_bibtex_is_ascii_and_biblatex_keeps_unicode(complete):
     assert non_ascii and all(c in utf8_text for c in non_ascii)
 
 
-@pytest.mark.parametrize("fmt,order", [("bibtex", bib.BIBTEX_FIELDS), ("biblatex", bib.BIBLATEX_FIELDS)])
+@pytest.mark.parametrize("fmt,order", [("bibtex", writer.BIBTEX_FIELDS), ("biblatex", writer.BIBLATEX_FIELDS)])
 def test_field_order_is_the_documented_one(complete, fmt, order):
     text = icml2026.export(complete, fmt, abstract=True)
     for entry in text.split("\n\n"):
@@ -91,7 +92,7 @@ def test_field_order_is_the_documented_one(complete, fmt, order):
         assert set(names) <= set(order)
         assert {"title", "author", "booktitle", "pages"} <= set(names)
     for name in order:
-        assert name in bib.__doc__
+        assert name in writer.__doc__
 
 
 def test_abstract_only_on_request(complete):
@@ -99,7 +100,7 @@ def test_abstract_only_on_request(complete):
     for fmt in FORMATS:
         entries = parse_pybtex(icml2026.export(complete, fmt, abstract=True))
         for paper in complete:
-            decoded = latex.decode(entries[paper.citation_key].fields["abstract"])
+            decoded = latex_decode.decode(entries[paper.citation_key].fields["abstract"])
             assert markup.parse(decoded) == markup.parse(paper.abstract)
 
 
@@ -115,7 +116,7 @@ def test_the_place_is_address_and_no_event_fields(complete, fmt):
     """biblatex-apa's @inbook has no eventtitle/eventdate/venue (biber warns); Zotero ignores venue."""
     paper = complete[0]
     fields = parse_pybtex(icml2026.export([paper], fmt))[paper.citation_key].fields
-    assert latex.decode(fields["address"]) == paper.proceedings.address
+    assert latex_decode.decode(fields["address"]) == paper.proceedings.address
     for absent in ("eventtitle", "eventdate", "venue", "location", "urldate", "month", "pdf", "file"):
         assert absent not in fields, absent
 
@@ -160,8 +161,8 @@ def test_hostile_title_and_names_print_literally(complete, fmt, hostile):
         assert len(entries) == 1
     entry = parse_bibtexparser(out)[0]
     assert entry["ID"] == base.citation_key
-    assert latex.decode(entry["title"]) == markup.escape(latex.normalize_space(text_))
-    assert latex.decode(entry["abstract"]) == markup.escape(latex.normalize_space(hostile + " tail"))
+    assert latex_decode.decode(entry["title"]) == markup.escape(normalize_space(text_))
+    assert latex_decode.decode(entry["abstract"]) == markup.escape(normalize_space(hostile + " tail"))
     authors = people(pybtex_entries(out)[base.citation_key].fields["author"], fmt)
     assert authors == [as_parsed(a) for a in paper.authors]
 
@@ -184,7 +185,7 @@ def test_math_is_kept_and_protected_in_titles(complete):
     paper = dataclasses.replace(complete[0], title="Bounds of $O(N^2)$ for *Deep* Nets", title_protect=())
     for fmt in FORMATS:
         entry = parse_bibtexparser(icml2026.export([paper], fmt))[0]
-        assert latex.decode_title(entry["title"]) == (paper.title, [])
+        assert latex_decode.decode_title(entry["title"]) == (paper.title, [])
         nodes = LatexWalker(entry["title"]).get_latex_nodes()[0]
         maths = [n for n in nodes if hasattr(n, "nodelist") and n.nodelist
                  and isinstance(n.nodelist[0], LatexMathNode)]
@@ -195,7 +196,7 @@ def test_unsafe_math_is_written_as_text(complete):
     for value in ("\\input{/etc/passwd}", "}", "a % b", "\\def\\x{1}", "^^5cinput"):
         paper = dataclasses.replace(complete[0], title=f"T ${value}$", title_protect=())
         entry = parse_bibtexparser(icml2026.export([paper], "bibtex"))[0]
-        decoded = latex.decode(entry["title"])
+        decoded = latex_decode.decode(entry["title"])
         assert markup.parse(decoded) == [markup.Segment("text", f"T ${value}$")]  # literal dollars now
 
 
@@ -218,7 +219,7 @@ def test_title_protection_ranges_round_trip(complete):
     for fmt in FORMATS:
         entries = parse_pybtex(icml2026.export(protected, fmt))
         for paper in protected:
-            title, ranges = latex.decode_title(entries[paper.citation_key].fields["title"])
+            title, ranges = latex_decode.decode_title(entries[paper.citation_key].fields["title"])
             assert title == paper.title
             assert ranges == written_protection(paper.title, paper.title_protect)
 
@@ -246,7 +247,7 @@ def test_a_hostile_key_cannot_break_the_entry(complete, fmt):
     (entry,) = parse_bibtexparser(out)
     (key,) = pybtex_entries(out)
     assert entry["ID"] == key and re.fullmatch(r"[A-Za-z0-9_:.+/-]+", key)
-    assert latex.decode(entry["title"]) == paper.title
+    assert latex_decode.decode(entry["title"]) == paper.title
 
 
 # --------------------------------------------------------------------------- real clients
@@ -264,7 +265,7 @@ def test_proceedings_names_survive_case_changing_styles(complete, fmt):
         value = fields[name]
         for mode in ("t", "l"):  # BibTeX's change.case$ (pybtex's implementation)
             assert change_case(value, mode) == value, (name, mode)
-        assert latex.decode(value) in (complete[0].proceedings.booktitle, complete[0].proceedings.series)
+        assert latex_decode.decode(value) in (complete[0].proceedings.booktitle, complete[0].proceedings.series)
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -306,7 +307,7 @@ def test_no_bare_symbol_beyond_255_and_text_reads_back(complete, fmt, char):
     if fmt == "bibtex":
         assert out.isascii()
     (entry,) = parse_bibtexparser(out)
-    assert latex.decode(entry["title"]) == markup.escape(f"A{char}B {char}")
+    assert latex_decode.decode(entry["title"]) == markup.escape(f"A{char}B {char}")
     assert people(pybtex_entries(out)[paper.citation_key].fields["author"], fmt) == list(paper.authors)
 
 
@@ -315,15 +316,15 @@ def test_math_characters_become_math_commands(complete):
     for fmt in FORMATS:
         title = parse_bibtexparser(icml2026.export([paper], fmt))[0]["title"]
         assert "{$\\alpha \\leq \\beta x$}" in title
-        last = markup.parse(latex.decode(title))[-1]
+        last = markup.parse(latex_decode.decode(title))[-1]
         assert last.kind == "text" and last.value.endswith("and $\u4e2d$")  # no math form: literal text
 
 
 def test_generated_table_is_pylatexencs(complete):
-    """icml2026.latex_table holds pylatexenc's entries (a subset), except the documented override."""
+    """icml2026.bibtex.latex_table holds pylatexenc's entries (a subset), except the documented override."""
     from pylatexenc.latexencode import get_builtin_uni2latex_dict
 
-    from icml2026 import latex_table
+    from icml2026.bibtex import latex_table
 
     builtin = get_builtin_uni2latex_dict()
     for table in (latex_table.TEXT, latex_table.LOSSY):
@@ -333,4 +334,4 @@ def test_generated_table_is_pylatexencs(complete):
         assert builtin[cp] == "\\ensuremath{" + value + "}", hex(cp)
     for cp in [*latex_table.TEXT, *latex_table.LOSSY]:  # exactly, up to NFC (U+212B is U+00C5)
         expected = markup.escape(unicodedata.normalize("NFC", chr(cp)))
-        assert unicodedata.normalize("NFC", latex.decode(latex.encode_char(chr(cp)))) == expected, hex(cp)
+        assert unicodedata.normalize("NFC", latex_decode.decode(latex_encode.encode_char(chr(cp)))) == expected, hex(cp)

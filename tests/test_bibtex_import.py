@@ -18,7 +18,8 @@ from bibtex_helpers import squeeze, written_protection
 from pybtex.database import parse_file, parse_string
 
 import icml2026
-from icml2026 import latex, markup
+from icml2026 import markup
+from icml2026.bibtex import latex_decode
 from icml2026.importers.bibtex import ImportResult, read_bibtex_report
 from icml2026.model import Person
 from icml2026.validation import validate_paths
@@ -28,7 +29,7 @@ CORPUS = SHARED / "corpora" / "pmlr-v306-sample-A.bib"
 
 
 def stock_decode(latex_text: str) -> str:
-    """pylatexenc's own LaTeX → text, independent of icml2026.latex."""
+    """pylatexenc's own LaTeX → text, independent of icml2026.bibtex.latex_decode."""
     from pylatexenc.latex2text import LatexNodes2Text
 
     return squeeze(LatexNodes2Text(math_mode="verbatim").latex_to_text(latex_text))
@@ -149,7 +150,7 @@ def test_packaged_records_agree_with_pmlr_facts(papers, shared):
     for paper in complete:
         fact = pmlr[paper.identifiers.pmlr]
         assert markup.to_plain(paper.title) == fact["title"]
-        title, ranges = latex.decode_title(fact["tex_title"])
+        title, ranges = latex_decode.decode_title(fact["tex_title"])
         assert title == paper.title
         extra = set(paper.title_protect) - set(map(tuple, ranges))  # PMLR's braces are all kept
         assert not extra or paper.provenance["/title_protect"] == "derived"
@@ -280,9 +281,9 @@ def test_imported_records_export_like_packaged_ones():
     assert len(entries) == 1  # the incomplete record is skipped
     (entry,) = entries.values()
     smith = papers["bibtex-smith2024"]
-    title, ranges = latex.decode_title(entry.fields["title"])
+    title, ranges = latex_decode.decode_title(entry.fields["title"])
     assert (title, ranges) == (smith.title, written_protection(smith.title, smith.title_protect))
-    assert markup.parse(latex.decode(entry.fields["abstract"])) == markup.parse(smith.abstract)
+    assert markup.parse(latex_decode.decode(entry.fields["abstract"])) == markup.parse(smith.abstract)
 
 
 def test_broken_entries_are_reported_and_the_rest_kept():

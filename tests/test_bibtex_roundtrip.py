@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 from pybtex.bibtex.utils import split_name_list
 
 import icml2026
-from icml2026 import latex, markup
+from icml2026 import markup
+from icml2026.bibtex import latex_decode
 from icml2026.model import Paper, Person, Proceedings
 
 FORMATS = ("bibtex", "biblatex")
@@ -53,24 +54,24 @@ def test_pybtex_reads_every_record_back(complete, exported):
     assert len(entries) == len(complete)
     for paper in complete:
         fields = entries[paper.citation_key].fields
-        title, ranges = latex.decode_title(fields["title"])
+        title, ranges = latex_decode.decode_title(fields["title"])
         assert title == paper.title and ranges == written_protection(paper.title, paper.title_protect)
         assert people(fields["author"], fmt) == [as_parsed(a) for a in paper.authors]
         assert people(fields["editor"], fmt) == [as_parsed(e) for e in paper.proceedings.editors]
         assert fields["pages"] == f"{paper.pages.first}--{paper.pages.last}"
-        assert latex.decode(fields["booktitle"]) == paper.proceedings.booktitle
+        assert latex_decode.decode(fields["booktitle"]) == paper.proceedings.booktitle
         assert int(fields["year" if fmt == "bibtex" else "date"]) == paper.year
         assert int(fields["volume"]) == paper.proceedings.volume
-        assert latex.decode(fields["series"]) == paper.proceedings.series
-        assert latex.decode(fields["publisher"]) == paper.proceedings.publisher
+        assert latex_decode.decode(fields["series"]) == paper.proceedings.series
+        assert latex_decode.decode(fields["publisher"]) == paper.proceedings.publisher
         assert fields["url"] == paper.links.proceedings
-        assert latex.decode(fields["address"]) == paper.proceedings.address
+        assert latex_decode.decode(fields["address"]) == paper.proceedings.address
         assert "pdf" not in fields  # a URL would become a broken file attachment in Zotero
         # BibLaTeX has no openreview/software fields (not in biblatex's data model).
         assert fields.get("openreview") == (paper.identifiers.openreview if fmt == "bibtex" else None)
         assert fields.get("eprint") == paper.identifiers.arxiv
         assert fields.get("software") == (paper.links.code if fmt == "bibtex" else None)
-        assert markup.parse(latex.decode(fields["abstract"])) == markup.parse(paper.abstract)
+        assert markup.parse(latex_decode.decode(fields["abstract"])) == markup.parse(paper.abstract)
 
 
 def test_bibtexparser_reads_every_record_back(complete, exported):
@@ -80,7 +81,7 @@ def test_bibtexparser_reads_every_record_back(complete, exported):
     for paper in complete:
         entry = entries[paper.citation_key]
         assert entry["ENTRYTYPE"] == "inproceedings"
-        assert latex.decode_title(entry["title"]) == (paper.title, written_protection(paper.title,
+        assert latex_decode.decode_title(entry["title"]) == (paper.title, written_protection(paper.title,
                                                                                   paper.title_protect))
         names = [person_from_bibtexparser(n) for n in split_name_list(entry["author"])]
         assert names == [as_parsed(a) for a in paper.authors]
@@ -88,7 +89,7 @@ def test_bibtexparser_reads_every_record_back(complete, exported):
         assert (int(first), int(last)) == (paper.pages.first, paper.pages.last)
         assert entry["url"] == paper.links.proceedings
         assert entry.get("openreview") == (paper.identifiers.openreview if fmt == "bibtex" else None)
-        assert markup.parse(latex.decode(entry["abstract"])) == markup.parse(paper.abstract)
+        assert markup.parse(latex_decode.decode(entry["abstract"])) == markup.parse(paper.abstract)
         assert "month" not in entry  # the date is the year of publication (README, Dates)
 
 
@@ -134,15 +135,15 @@ def test_any_text_survives_export_parse_decode(base_paper, title, abstract, auth
     via_pybtex = pybtex_entries(text)
     assert list(via_pybtex) == [paper.citation_key]
     fields = via_pybtex[paper.citation_key].fields
-    assert latex.decode(fields["title"]) == markup.escape(squeeze(title))
+    assert latex_decode.decode(fields["title"]) == markup.escape(squeeze(title))
     if squeeze(abstract):
-        assert latex.decode(fields["abstract"]) == markup.escape(squeeze(abstract))
+        assert latex_decode.decode(fields["abstract"]) == markup.escape(squeeze(abstract))
     assert people(fields["author"], fmt) == [as_parsed(a) for a in authors]
 
     if also_bibtexparser:  # bibtexparser 1.4 is slow (a new pyparsing grammar per parse): 1 in 4
         (only,) = bibtexparser_entries(text)
         assert only["ID"] == paper.citation_key
-        assert latex.decode(only["title"]) == markup.escape(squeeze(title))
+        assert latex_decode.decode(only["title"]) == markup.escape(squeeze(title))
 
 
 @pytest.fixture(scope="module")

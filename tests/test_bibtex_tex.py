@@ -23,7 +23,8 @@ from pathlib import Path
 import pytest
 
 import icml2026
-from icml2026 import latex, latex_table, markup
+from icml2026 import markup
+from icml2026.bibtex import latex_decode, latex_encode, latex_table
 from icml2026.model import Paper, Person
 
 CORPUS = Path(__file__).resolve().parents[1] / "tools" / "sources" / "corpora" / "pmlr-v306-sample-A.bib"
@@ -138,7 +139,7 @@ def test_biblatex_styles_users_pick_have_no_datamodel_warning(tmp_path, style, r
     items = bbl_items(bbl, "biblatex")
     assert len(items) == len(records)
     for item in items.values():
-        assert squeeze(latex.decode_plain(item)).count(booktitle) == 1
+        assert squeeze(latex_decode.decode_plain(item)).count(booktitle) == 1
     from pypdf import PdfReader
 
     text = "\n".join(page.extract_text() for page in PdfReader(str(tmp_path / "doc.pdf")).pages)
@@ -182,7 +183,7 @@ def assert_clean_build(folder: Path, fmt: str, records: list[Paper], preamble: s
     for paper in records:
         # biber separates name words with \bibnamedelim* macros: spaces for this comparison.
         raw = re.sub(r"\\bibnamedelim[a-d]\s*", " ", items[paper.citation_key])
-        item = squeeze(latex.decode_plain(raw))
+        item = squeeze(latex_decode.decode_plain(raw))
         title = squeeze(markup.to_plain(paper.title))
         # plainnat lower-cases titles (a case change BibTeX itself applies); biblatex keeps them.
         if fmt == "bibtex":
@@ -198,7 +199,7 @@ def assert_clean_build(folder: Path, fmt: str, records: list[Paper], preamble: s
 def test_hostile_entry_prints_literally_in_natbib(tmp_path, records):
     require("bibtex")
     bbl, _, _ = run_tex(tmp_path, "bibtex", records)
-    item = squeeze(latex.decode_plain(bbl_items(bbl, "bibtex")["hostile2026evil"]))
+    item = squeeze(latex_decode.decode_plain(bbl_items(bbl, "bibtex")["hostile2026evil"]))
     assert squeeze(HOSTILE_TITLE).casefold() in item.casefold()
     assert squeeze(HOSTILE_NAME) in item and "\\input{/etc/passwd} %" in item
 
@@ -212,7 +213,7 @@ def test_unicode_beyond_the_table_compiles_and_reads_back(tmp_path, fmt, papers)
                                 abstract="Rate $\u03b1 \u2264 \u03b2$ in \u03bc-law \u2013 \u4e2d.")
     bbl, blg, log = run_tex(tmp_path, fmt, [paper], ICML_PREAMBLE)
     assert_no_problems(fmt, blg, log)
-    item = squeeze(latex.decode_plain(re.sub(r"\\bibnamedelim[a-d]\s*", " ", bbl_items(bbl, fmt)[paper.citation_key])))
+    item = squeeze(latex_decode.decode_plain(re.sub(r"\\bibnamedelim[a-d]\s*", " ", bbl_items(bbl, fmt)[paper.citation_key])))
     text, _, _math = markup.to_plain(UNICODE_TITLE).partition(" and $\u03b1")
     assert (text.casefold() if fmt == "bibtex" else text) in (item.casefold() if fmt == "bibtex" else item)
     assert "$\\alpha \\leq \\beta$" in item  # math characters became math commands
@@ -221,12 +222,12 @@ def test_unicode_beyond_the_table_compiles_and_reads_back(tmp_path, fmt, papers)
 
 
 def test_every_generated_table_entry_compiles(tmp_path):
-    """Each entry of icml2026.latex_table, in the form the encoder writes it, in its own box."""
+    """Each entry of icml2026.bibtex.latex_table, in the form the encoder writes it, in its own box."""
     require("bibtex")
-    pieces = {f"text {cp:04X}": latex.encode_char(chr(cp)) for cp in latex_table.TEXT}
-    pieces |= {f"lossy {cp:04X}": latex.encode_char(chr(cp)) for cp in latex_table.LOSSY}
-    pieces |= {f"math {cp:04X}": "$" + latex.math_text(chr(cp)) + "$" for cp in latex_table.MATH}
-    pieces |= {f"utf8 {cp:04X}": chr(cp) for cp in latex._utf8_keep_set()}
+    pieces = {f"text {cp:04X}": latex_encode.encode_char(chr(cp)) for cp in latex_table.TEXT}
+    pieces |= {f"lossy {cp:04X}": latex_encode.encode_char(chr(cp)) for cp in latex_table.LOSSY}
+    pieces |= {f"math {cp:04X}": "$" + latex_encode.math_text(chr(cp)) + "$" for cp in latex_table.MATH}
+    pieces |= {f"utf8 {cp:04X}": chr(cp) for cp in latex_encode._utf8_keep_set()}
     body = "\n".join(f"\\typeout{{@@ {name}}}\\sbox0{{{piece}}}" for name, piece in pieces.items())
     (tmp_path / "doc.tex").write_text("\\documentclass{article}\n" + ICML_PREAMBLE + "\n\\tracinglostchars=1\n"
                                       "\\begin{document}\n" + body + "\n\\typeout{@@ end}\n\\end{document}\n",

@@ -20,6 +20,7 @@ import pytest
 
 import icml2026
 from icml2026 import markup
+from icml2026.bibtex.latex_decode import decode, decode_title
 from icml2026.errors import DataError
 from icml2026.importers.bibtex import (
     MAX_FIELD_CHARS,
@@ -29,7 +30,6 @@ from icml2026.importers.bibtex import (
     read_bibtex_report,
     read_file,
 )
-from icml2026.latex import decode, decode_title
 from icml2026.validation import validate_paths
 
 VENUE = "booktitle = {Proceedings of Hostility}, year = 2024"
@@ -227,7 +227,7 @@ def test_decoding_keeps_every_character(latex, text):
 
 def test_fast_and_pylatexenc_paths_agree():
     """The tokenizer for common constructs gives pylatexenc's text (random strings of them)."""
-    from icml2026 import latex as lx
+    from icml2026.bibtex import latex_decode as lx
 
     def run(walk) -> tuple[str, list[tuple[int, int]]]:
         out = lx._MarkupBuilder()

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_csl import read_csl
 
-from icml2026 import latex, markup
+from icml2026 import markup
+from icml2026.bibtex import latex_decode, latex_encode
 from icml2026.exporters.csl import rich_text
 from icml2026.exporters.plain import math_to_unicode, plain_text, unicode_math
 from icml2026.markup import MarkupError, Segment
@@ -51,7 +52,7 @@ def test_unclosed_markup(bad: str, offset: int) -> None:
 TEXT = st.text(alphabet="aZi <>&;/%$*\\_{}#~^", min_size=1, max_size=8).filter(
     lambda t: t == t.strip() and "  " not in t)  # whitespace the LaTeX writer would normalise
 MATH = st.text(alphabet="x2+^ab", min_size=1, max_size=5).filter(
-    lambda v: latex.math_is_safe(v, ascii_only=True))  # unsafe math is written as text, on purpose
+    lambda v: latex_encode.math_is_safe(v, ascii_only=True))  # unsafe math is written as text, on purpose
 SEGMENTS = st.lists(st.one_of(st.builds(Segment, st.just("text"), TEXT, st.booleans()),
                               st.builds(Segment, st.just("math"), MATH, st.booleans())), min_size=1, max_size=6)
 
@@ -81,7 +82,7 @@ def test_every_renderer_agrees_on_segment_boundaries(segments: list[Segment]) ->
     """LaTeX, CSL rich text (HTML-like) and plain text: each read back by a reader of its own."""
     source = markup.from_segments(segments)
     expected = markup.parse(source)
-    assert markup.parse(latex.decode(latex.encode_markup(source))) == expected  # read by pylatexenc
+    assert markup.parse(latex_decode.decode(latex_encode.encode_markup(source))) == expected  # read by pylatexenc
     chars = [(ch, seg.emph) for seg in expected
              for ch in (unicode_math(seg.value) if seg.kind == "math" else seg.value)]
     assert [(ch, italic) for ch, italic, _ in read_csl(rich_text(source))] == chars

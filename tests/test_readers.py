@@ -4,7 +4,7 @@ pybtex + pylatexenc, bibtexparser 2 (in its own environment: the package uses 1.
 citation-js (``tests/citation_js``) and pandoc each read the whole volume's BibTeX; every
 title and every author name must decode to the record's Unicode text (case folded: pandoc
 changes the case of titles).  Titles with math are compared outside their math only.  This
-test is what chose the escapes of :mod:`icml2026.latex`: ``{\\'i}`` over ``{\\'{\\i}}``, a
+test is what chose the escapes of :mod:`icml2026.bibtex.latex_encode`: ``{\\'i}`` over ``{\\'{\\i}}``, a
 hyphen for U+2011, and the forms of ``ð``, ``å``, quotation marks and ``°`` that all of them
 decode alike.
 """

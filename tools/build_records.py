@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from icml2026 import curation, markup, pmlr  # noqa: E402
 from icml2026 import curation as curation_rules  # noqa: E402
+from icml2026.bibtex.latex_decode import decode_title  # noqa: E402
 from icml2026.curation import Finding  # noqa: E402
 from icml2026.keys import assign_keys, base_key, letter_dropping_token  # noqa: E402
-from icml2026.latex import decode_title  # noqa: E402
 from icml2026.search import Index  # noqa: E402
 from icml2026.store import dumps_record  # noqa: E402
 from icml2026.update import baseline as update_baseline  # noqa: E402

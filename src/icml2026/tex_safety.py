@@ -11,7 +11,7 @@ and the next primitive nobody thought of, and pdfLaTeX runs them even with
 
 Allowed, in math: the control words the volume's own titles use, the math
 symbols and font switches of amsmath/amssymb (every command the encoder's
-Unicode → math table writes, :data:`icml2026.latex_table.MATH`), math accents,
+Unicode → math table writes, :data:`icml2026.bibtex.latex_table.MATH`), math accents,
 and a few control symbols (spacing, escaped specials).  Math holding anything
 else (or unbalanced braces, ``%``/``#``/``&``, ``^^`` or a control character)
 is written as literal text instead, dollars included: escaped, never run.
@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from .bibtex import ASCII_SPACE
 
 # The volume's titles (tools/sources/corpora/pmlr-v306-facts.bib) use these in math;
 # the rest are the usual math vocabulary of amsmath/amssymb beyond the Unicode table.
@@ -46,13 +48,12 @@ _BASE_WORDS = """
 # Control symbols: spacing, escaped specials, a literal bar; never \( \) \[ \] (math mode).
 _SAFE_SYMBOLS = frozenset(",;:! {}|_$%&#'")
 _CONTROL = re.compile(r"\\([A-Za-z@]+|.)", re.DOTALL)
-ASCII_SPACE = " \t\n\r\f\v"
 
 
 @lru_cache(maxsize=1)
 def allowed_math_commands() -> frozenset[str]:
     """Every control word math may use: the base list and the encoder's Unicode → math table."""
-    from .latex_table import MATH
+    from .bibtex.latex_table import MATH
 
     words = set(_BASE_WORDS.split())
     for value in MATH.values():

@@ -234,7 +234,7 @@ def changes(old: Block, new: Block) -> tuple[Change, ...]:
 
 def render_entry(paper: Paper, block: Block, fmt: str, abstract: bool | None, strict: bool) -> str:
     """The package's entry for *paper* under *block*'s key, then the user fields it keeps."""
-    from ..exporters.bibtex import fields_for, format_entry
+    from ..bibtex.writer import fields_for, format_entry
 
     with_abstract = abstract if abstract is not None else block.has("abstract") and bool(paper.abstract)
     fields = fields_for(paper, fmt, abstract=with_abstract)

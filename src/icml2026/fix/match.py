@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, TypeVar, overload
 
+from ..bibtex.latex_decode import decode_plain
 from ..bibtex.names import split_names
 from ..identifiers import (
     find_arxiv,
@@ -48,7 +49,6 @@ from ..identifiers import (
     parse_pmlr_key,
     without_arxiv_ids,
 )
-from ..latex import decode_plain
 from ..markup import to_plain
 from ..model import Paper, Person
 from ..text import folded_words

@@ -46,7 +46,7 @@ Conversion rules:
   bibliography.bib``): keys ``pmlr-v306-<id>`` give paper id = key and PMLR id
   ``<id>``, with or without a header; its header has no ``year``, so the one
   year all its entries give is used.
-* **Text**: LaTeX is decoded to Unicode with :func:`icml2026.latex.decode`
+* **Text**: LaTeX is decoded to Unicode with :func:`icml2026.bibtex.latex_decode.decode`
   (accents ``Sch\\"{o}lkopf`` → Schölkopf, ``--``/``---`` → en/em dash, ``\\%``
   and ``%`` → %, math kept as ``$…$``, a lone ``$`` or final ``\\`` literal; a
   command with no text form, ``\\ourmethod``, is left out and named in a note).
@@ -85,12 +85,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..bibtex import normalize_space
+from ..bibtex.latex_decode import decode, decode_title, unknown_macros
 from ..bibtex.names import split_names
 from ..collection import PaperCollection
 from ..errors import DataError
 from ..identifiers import PMLR_ID, parse_arxiv, parse_doi, parse_openreview, parse_pmlr_key
 from ..keys import assign_keys, base_keys
-from ..latex import decode, decode_title, normalize_space, unknown_macros
 from ..markup import Segment, from_segments, parse, to_plain
 from ..model import Identifiers, Links, Pages, Paper, Person, Proceedings, Source
 from ..text import fold
