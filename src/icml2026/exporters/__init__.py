@@ -1,7 +1,9 @@
 """Export formats: a registry of renderers, imported only when used.
 
-A renderer is ``render(papers: Sequence[Paper], **options) -> Iterator[str]``:
-it yields chunks, so ``-o FILE`` can stream, and ``"".join`` gives the text.
+A renderer is ``render(papers: Iterable[Paper], *, option=default, …) -> Iterator[str]``:
+it yields chunks, so ``-o FILE`` can stream, and ``"".join`` gives the text.  Its keyword
+parameters are exactly its format's :attr:`Format.options` (no catch-all ``**``):
+:func:`check_options` gives it those and refuses the others, naming the format.
 Formats marked ``citable`` need title, authors, pages and the proceedings' booktitle
 and year: incomplete papers are skipped and reported through *on_skip* (the CLI
 prints one line per paper).

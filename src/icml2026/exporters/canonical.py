@@ -118,12 +118,12 @@ def json_array(members: Iterable[str]) -> Iterator[str]:
     yield "]\n" if empty else "\n]\n"
 
 
-def render_json(papers: Iterable[Paper], *, include_proceedings: bool = False, **_: Any) -> Iterator[str]:
+def render_json(papers: Iterable[Paper], *, include_proceedings: bool = False) -> Iterator[str]:
     proceedings = _proceedings_of(include_proceedings)
     yield from json_array("  " + pretty(_record(paper, proceedings(paper)), "  ") for paper in papers)
 
 
-def render_jsonl(papers: Iterable[Paper], *, include_proceedings: bool = False, **_: Any) -> Iterator[str]:
+def render_jsonl(papers: Iterable[Paper], *, include_proceedings: bool = False) -> Iterator[str]:
     proceedings = _proceedings_of(include_proceedings)
     for paper in papers:
         yield _dumps_compact(_record(paper, proceedings(paper))) + "\n"

@@ -414,8 +414,8 @@ def format_entries(items: Sequence[Mapping[str, Any]], *, style: str = "apa", ou
 
 
 def render_citation(papers: Sequence[Paper], *, style: str = "apa", output_format: str = "text",
-                    in_text: bool = False, locale: str | None = None, progress: Progress | None = None,
-                    **_: Any) -> Iterator[str]:
+                    in_text: bool = False, locale: str | None = None,
+                    progress: Progress | None = None) -> Iterator[str]:
     """The formatted references (or in-text citations) of *papers*, one document; *progress*,
     if given, is called with ``(done, total)`` entries (see :func:`format_items`)."""
     items = [to_csl(p, abstract=False) for p in papers]

@@ -344,7 +344,7 @@ def _item_text(paper: Paper, abstract: bool | None, before: list[str], after: li
     return "  {\n" + ",\n".join(lines) + "\n  }"
 
 
-def render_csl_json(papers: Iterable[Paper], *, abstract: bool | None = None, **_: Any) -> Iterator[str]:
+def render_csl_json(papers: Iterable[Paper], *, abstract: bool | None = None) -> Iterator[str]:
     """A JSON array of CSL items, one per paper, two-space indented, keys in a fixed order.
 
     The bytes of ``json.dumps(to_csl(paper), indent=2)`` re-indented by two

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
 
 from .. import markup
 from ..keys import unique_key
@@ -65,7 +64,7 @@ _YAML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r"
 _CHUNK_CONTROL = frozenset("\\{}$")  # Hayagriva's formattable-string markup
 
 
-def render_hayagriva(papers: Iterable[Paper], *, key_style: str = "canonical", **_: Any) -> Iterator[str]:
+def render_hayagriva(papers: Iterable[Paper], *, key_style: str = "canonical") -> Iterator[str]:
     """Hayagriva YAML entries for *papers*: one mapping, one key per paper (the BibTeX keys)."""
     if key_style not in KEY_STYLES:
         from ..errors import UsageError

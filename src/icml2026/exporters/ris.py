@@ -36,7 +36,6 @@ Conventions (RIS 2011 spec as read by EndNote; Zotero's RIS translator
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from ..model import Paper, Person, Proceedings
 from .plain import plain_text
@@ -107,7 +106,7 @@ def _lines(fields: list[tuple[str, str | None]]) -> str:
     return "".join([f"{tag}  - {' '.join(value.split())}\n" for tag, value in fields if value])
 
 
-def render_ris(papers: Iterable[Paper], *, abstract: bool | None = None, **_: Any) -> Iterator[str]:
+def render_ris(papers: Iterable[Paper], *, abstract: bool | None = None) -> Iterator[str]:
     """One record per paper; the proceedings' lines are written once per volume, then reused."""
     shared: dict[int, tuple[Proceedings, str]] = {}
     for n, paper in enumerate(papers):
