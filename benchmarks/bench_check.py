@@ -74,8 +74,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=7)
     args = parser.parse_args()
 
+    from icml2026.bibtex.scan import scan
     from icml2026.check import check_text
-    from icml2026.fix.scan import blocks
 
     text = bibliography(args.entries)
     entries = len(re.findall(r"^@", text, re.MULTILINE))
@@ -100,8 +100,8 @@ def main() -> None:
 
     many = "\n".join([text.split("\n", 1)[1]] * 20)  # without the leading '%' line: it would hide all
     flat = many.replace("\n", " ")
-    scans = Pairs.measure(in_process(lambda: blocks(flat)), in_process(lambda: blocks(many)), max(3, args.pairs // 2))
-    rows.append(scans.row(f"fix scanner, {len(many) / 1e6:.1f} MB on one line (linear: about 1×)",
+    scans = Pairs.measure(in_process(lambda: scan(flat)), in_process(lambda: scan(many)), max(3, args.pairs // 2))
+    rows.append(scans.row(f"the scanner (fix policy), {len(many) / 1e6:.1f} MB on one line (linear: about 1×)",
                           "the same, one entry per line"))
     print_table(rows)
     print(f"summary: {check_text(text).summary()}")

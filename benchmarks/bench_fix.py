@@ -35,12 +35,12 @@ def bibliography(entries: int) -> tuple[str, int]:
     """The first *entries* entries of a generated bibliography, and how many are ICML 2026 papers."""
     import fix_corpus
 
-    from icml2026.fix.scan import blocks
+    from icml2026.bibtex.scan import scan
 
     n_icml = max(entries // 4, 4)
     pieces = fix_corpus.generate(None, n_icml=n_icml, n_other=max(entries - n_icml - n_icml * 2 // 5, 4))
     text = fix_corpus.text_of(pieces)
-    kept = [b for b in blocks(text) if b.kind not in ("string", "comment", "preamble")][:entries]
+    kept = [b for b in scan(text) if b.kind not in ("string", "comment", "preamble")][:entries]
     cut = text[: kept[-1].end] + "\n"
     icml = sum(1 for p in pieces if p.paper and p.text.strip() and p.text.strip() in cut)
     return cut, icml

@@ -50,11 +50,10 @@ def repeated(text: str, times: int) -> str:
 
 
 def cold() -> None:
-    from icml2026.bibtex import latex_decode
-    from icml2026.importers import bibtex
+    from icml2026.bibtex import latex_decode, reader
 
     latex_decode._decode_cached.cache_clear()
-    bibtex._person.cache_clear()
+    reader.person.cache_clear()
 
 
 def cli() -> list[str]:

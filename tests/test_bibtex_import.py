@@ -372,13 +372,12 @@ def test_our_field_parser_reads_what_bibtexparser_reads():
     import bibtexparser
     from bibtexparser.bparser import BibTexParser
 
-    from icml2026.importers.bibtex import SKIPPED_TYPES, scan
-    from icml2026.importers.bibtex_syntax import parse_fields
+    from icml2026.bibtex.reader import read_entries
 
     if not CORPUS.exists():
         pytest.skip(f"the PMLR corpus is not at {CORPUS}")
     text = CORPUS.read_text(encoding="utf-8")
-    ours = [parse_fields(r, {}) for r in scan(text) if r.kind not in SKIPPED_TYPES]
+    ours = [fields for _, fields, _ in read_entries(text)]
     theirs = bibtexparser.loads(text, BibTexParser(common_strings=True, ignore_nonstandard_types=False,
                                                    homogenize_fields=False)).entries
     assert len(ours) == 305 and ours == theirs

@@ -11,9 +11,9 @@ import pytest
 from pybtex.bibtex.utils import split_name_list
 
 from icml2026.bibtex.names import split_names
+from icml2026.bibtex.reader import split_names as import_split_names
 from icml2026.check import split_names as check_split_names
 from icml2026.fix.match import split_names as fix_split_names
-from icml2026.importers.bibtex import split_names as import_split_names
 
 PROBES = [
     "Doe, Jane and {Barnes and Noble, Inc.} AND Smith, J. and others",

@@ -249,7 +249,7 @@ def test_csl_json_input(facts, volume, tmp_path) -> None:
 
 
 def test_statuses_flagged_and_fix_report_is_the_same_match(volume, facts) -> None:
-    assert set(FLAGGED) == {"mismatch", "not-found", "preprint", "duplicate", "ambiguous", "missing"}
+    assert set(FLAGGED) == {"mismatch", "not-found", "preprint", "duplicate", "ambiguous", "unreadable", "missing"}
     f = next(x for x in facts if x.pmlr)
     text = (f"@inproceedings{{k, title = {{{f.title}}}, author = {{{' and '.join(f.authors)}}},\n"
             f"  booktitle = {{ICML 2026}}, pages = {{1--2}}}}\n")
@@ -262,11 +262,45 @@ def test_statuses_flagged_and_fix_report_is_the_same_match(volume, facts) -> Non
 def test_hostile_input_is_reported_not_raised(volume, tmp_path) -> None:
     deep = "@misc{deep, title = {" + "\\emph{" * 400 + "x" + "}" * 400 + "}, booktitle = {ICML 2026}}\n"
     (entry,) = check_text(deep, papers=volume).entries
-    assert entry.status == "ambiguous" and "nested" in entry.reason
+    assert entry.status == "unreadable" and "nested" in entry.reason
     fifo = tmp_path / "fifo.bib"
     os.mkfifo(fifo)
     done = cli(str(fifo))
     assert done.returncode == 2 and b"not a regular file" in done.stderr
+
+
+def test_an_entry_that_cannot_be_parsed_is_unreadable_and_the_rest_is_checked(files, facts) -> None:
+    """Each broken entry is one finding at its own line saying what is wrong (pybtex, a
+    second reader, refuses each); the entries around it are classed; the exit status is 1,
+    as for any finding (2 is for an input that cannot be read at all)."""
+    from pybtex.database import parse_string as pybtex_parse
+    from pybtex.scanner import PybtexSyntaxError
+
+    f = next(x for x in facts if x.pmlr)
+    good = (f"@inproceedings{{good, title = {{{f.title}}}, author = {{{' and '.join(f.authors)}}},\n"
+            f"  booktitle = {{ICML 2026}}, year = 2026}}\n")
+    broken = {"junk": "@misc{junk, title = {A} stray words}\n",
+              "name": "@misc{name, 2title = {A}}\n",
+              "open": "@misc{open, title = {Never closed}\n"}
+    for text in broken.values():
+        with pytest.raises(PybtexSyntaxError):
+            pybtex_parse(text, "bibtex")
+    text = "% refs\n" + broken["junk"] + broken["name"] + good + broken["open"]
+    (files / "broken.bib").write_text(text, encoding="utf-8")
+    done = cli("broken.bib", cwd=files)
+    assert done.returncode == 1
+    lines = done.stdout.decode().splitlines()
+    assert lines == [f"broken.bib:{n}: {key}: unreadable: {why}" for n, key, why in [
+        (2, "junk", "text after the value of field title: 'stray words'"),
+        (3, "name", "expected a field name at '2title = {A}'"),
+        (6, "open", "unbalanced braces: the entry never closes")]]
+    report = json.loads(cli("broken.bib", "-f", "json", "--all", cwd=files).stdout)
+    assert [(e["key"], e["status"]) for e in report["entries"]] == [
+        ("junk", "unreadable"), ("name", "unreadable"), ("good", "verified"), ("open", "unreadable")]
+    assert report["summary"]["unreadable"] == 3
+    assert cli("broken.bib", "--fail-on", "mismatch", cwd=files).returncode == 0
+    sarif = json.loads(cli("broken.bib", "-f", "sarif", cwd=files).stdout)
+    assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["unreadable"] * 3
 
 
 def test_export_aux_writes_only_the_cited_papers(tmp_path, facts) -> None:

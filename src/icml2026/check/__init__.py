@@ -25,7 +25,12 @@ Every entry is classed (:data:`STATUSES`), with the matching of :mod:`icml2026.f
 ``duplicate``
     a second entry for a paper an earlier entry (of any file checked) already cites;
 ``ambiguous``
-    candidates, but not certain (or an entry that cannot be parsed);
+    candidates, but not certain;
+``unreadable``
+    not valid BibTeX (an entry that never closes, a value that is not one, braces nested
+    too deeply …): the reason says what is wrong, the line where the entry starts; it is
+    flagged, since BibTeX would skip or misread it (a file that cannot be read at all is an
+    error, not a status);
 ``other``
     nothing to do with ICML 2026, never flagged — also the same title at another venue,
     by the same people or others.
@@ -40,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bibtex.names import split_names
+from ..bibtex.scan import Block, scan
 from ..fix.match import (
     PAPER_TYPES,
     Index,
@@ -52,12 +58,11 @@ from ..fix.match import (
     with_inherited,
     year_of,
 )
-from ..fix.scan import Block, blocks
 from ..markup import to_plain
 from ..model import Paper, Person
 
-STATUSES = ("verified", "mismatch", "not-found", "preprint", "duplicate", "ambiguous", "other")
-FLAGGED = ("mismatch", "not-found", "preprint", "duplicate", "ambiguous", "missing")  # what exits 1
+STATUSES = ("verified", "mismatch", "not-found", "preprint", "duplicate", "ambiguous", "unreadable", "other")
+FLAGGED = ("mismatch", "not-found", "preprint", "duplicate", "ambiguous", "unreadable", "missing")  # what exits 1
 BOOKTITLE = "Proceedings of the 43rd International Conference on Machine Learning"
 NEAREST = 3  # titles named in a not-found entry's reason
 _DASHES = re.compile(r"\s*[-\u2010-\u2015]+\s*")
@@ -80,7 +85,7 @@ class Problem:
         return out
 
     def __str__(self) -> str:
-        from ..importers.bibtex_syntax import shown
+        from ..bibtex.syntax import shown
 
         said = f"{self.field}: " + (self.detail + "; " if self.detail else "")
         if self.found is None:
@@ -167,7 +172,7 @@ def read_bibliography(name: str, text: str) -> Bibliography:
         from .csl import blocks_of_csl
 
         return Bibliography(name, blocks_of_csl(name, text))
-    found = blocks(text)
+    found = scan(text)
     by_key = {b.key.lower(): b for b in found if b.key and not b.error}
     return Bibliography(name, [b if b.error else with_inherited(b, by_key) for b in found
                                if b.kind not in ("comment", "preamble", "string")])
@@ -226,7 +231,7 @@ class Checker:
         try:
             status, known, problems, reason, candidates = self._classify(entry)
         except RecursionError:  # the scanner bounds brace depth; this is the last guard
-            status, known, problems, reason, candidates = "ambiguous", None, [], "LaTeX nested too deeply", []
+            status, known, problems, reason, candidates = "unreadable", None, [], "LaTeX nested too deeply", []
         paper = known.id if known is not None else None
         if paper and status in ("verified", "mismatch", "preprint"):
             first = self.seen.get(paper)
@@ -241,7 +246,7 @@ class Checker:
     # The classification: (status, paper, problems, reason, candidates).
     def _classify(self, entry: Block) -> tuple[str, Paper | None, list[Problem], str | None, list[Paper]]:
         if entry.error:
-            return "ambiguous", None, [], entry.error, []
+            return "unreadable", None, [], entry.error, []
         if entry.kind not in PAPER_TYPES or not entry.fields:
             return "other", None, [], None, []
         claim = claims_icml2026(entry, self.volume)

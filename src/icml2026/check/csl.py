@@ -7,8 +7,8 @@ import json
 import re
 from typing import Any
 
+from ..bibtex.scan import Block, Field
 from ..errors import DataError
-from ..fix.scan import Block, Field
 
 # CSL item types → the BibTeX entry type of the same kind (the matcher reads types).
 TYPES = {"paper-conference": "inproceedings", "article-journal": "article", "article": "misc",

@@ -24,6 +24,8 @@ RULES = {
                  "(icml2026 fix)."),
     "duplicate": ("warning", "A second entry for a paper the bibliography already cites."),
     "ambiguous": ("warning", "The entry may be an ICML 2026 paper, but which one is not certain."),
+    "unreadable": ("error", "The entry is not valid BibTeX (BibTeX would skip or misread it); the message says "
+                   "what is wrong."),
     "missing": ("error", "A key the document cites is defined in no bibliography checked."),
 }
 

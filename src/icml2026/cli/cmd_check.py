@@ -8,7 +8,8 @@ import sys
 STATUS_HELP = ("verified (an ICML 2026 paper, every fact right), mismatch (the paper is certain, a fact is "
                "wrong), not-found (claims ICML 2026, no such paper: possibly fabricated), preprint (a "
                "version of a paper published at ICML 2026), duplicate (a second entry for a paper), "
-               "ambiguous (candidates, not certain), other (not ICML 2026: never flagged)")
+               "ambiguous (candidates, not certain), unreadable (not valid BibTeX: what is wrong, at the entry's "
+               "line), other (not ICML 2026: never flagged)")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,7 +18,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Read BibTeX/BibLaTeX (or CSL-JSON) files and class every entry against the verified "
         "ICML 2026 volume, offline: " + STATUS_HELP + ". No file is changed. Prints one line per "
         "flagged entry as 'file:line: key: status: what is wrong', then a summary. Exit status: 0 when "
-        "nothing is flagged, 1 when something is, 2 when an input cannot be read. Matching rules: "
+        "nothing is flagged, 1 when something is (an unreadable entry too: the rest is checked), 2 when "
+        "an input cannot be read at all. Matching rules: "
         "README.md, 'Checking a bibliography'.")
     parser.add_argument("files", nargs="+", metavar="FILE.bib", help="bibliographies ('-' reads standard input)")
     parser.add_argument("--aux", metavar="PAPER.aux", help="check only the keys this LaTeX .aux file cites "

@@ -30,23 +30,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from ..bibtex.fields import BIBLATEX_ONLY, SUPERSEDED
+from ..bibtex.scan import Block, scan
 from ..errors import UsageError
 from ..model import Paper
 from .match import EVIDENCE, Index, Match, Matcher, with_inherited
-from .scan import Block, blocks
 
 FORMATS = ("auto", "bibtex", "biblatex")
-# Fields only BibLaTeX has: an entry with one of them is kept in BibLaTeX by ``fmt="auto"``.
-BIBLATEX_FIELDS = frozenset(("date", "journaltitle", "eventtitle", "eventdate", "location",
-                             "xdata", "maintitle", "origdate", "shorthand"))
-# Fields that describe a publication: replaced by the verified entry's, never kept.
-SUPERSEDED = frozenset((
-    "title", "author", "booktitle", "journal", "journaltitle", "eventtitle", "eventdate", "venue", "year",
-    "date", "month", "pages", "volume", "number", "issue", "series", "editor", "publisher", "organization",
-    "institution", "school", "address", "location", "howpublished", "type", "doi", "url", "urldate", "pdf",
-    "openreview", "eprint", "eprinttype", "eprintclass", "archiveprefix", "primaryclass", "arxivid", "arxiv",
-    "isbn", "issn", "crossref", "biburl", "bibsource", "timestamp", "software",
-))
 EVIDENCE_LABELS = {"openreview": "OpenReview id", "pmlr": "PMLR id", "arxiv": "arXiv id",
                    "title": "title and authors"}
 
@@ -171,7 +161,7 @@ def fix_bibtex_report(text: str, *, papers: Iterable[Paper] | None = None, fmt: 
     pieces: list[str] = []
     reports: list[EntryReport] = []
     done = read = 0
-    found = blocks(text)
+    found = scan(text)
     by_key = {b.key.lower(): b for b in found if b.key and not b.error}
     for block in found:
         if block.kind in ("comment", "preamble", "string"):
@@ -209,12 +199,12 @@ def _apply(text: str, block: Block, match: Match, fmt: str, abstract: bool | Non
     if new == original:
         return EntryReport(block.key, block.line, "unchanged", match.evidence, match.paper.id), None
     return EntryReport(block.key, block.line, "changed", match.evidence, match.paper.id,
-                       changes=changes(block, blocks(new)[0])), new
+                       changes=changes(block, scan(new)[0])), new
 
 
 def dialect_of(block: Block) -> str:
     """``biblatex`` when the entry uses a field only BibLaTeX has, else ``bibtex``."""
-    return "biblatex" if any(f.name in BIBLATEX_FIELDS for f in block.fields) else "bibtex"
+    return "biblatex" if any(f.name in BIBLATEX_ONLY for f in block.fields) else "bibtex"
 
 
 def changes(old: Block, new: Block) -> tuple[Change, ...]:

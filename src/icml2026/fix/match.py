@@ -39,6 +39,7 @@ from typing import Any, TypeVar, overload
 
 from ..bibtex.latex_decode import decode_plain
 from ..bibtex.names import split_names
+from ..bibtex.scan import Block
 from ..identifiers import (
     find_arxiv,
     find_doi,
@@ -52,7 +53,6 @@ from ..identifiers import (
 from ..markup import to_plain
 from ..model import Paper, Person
 from ..text import folded_words
-from .scan import Block, Field
 
 # Entry types that can cite a paper; theses, books, proceedings … are never rewritten.
 PAPER_TYPES = frozenset({"article", "inproceedings", "conference", "misc", "techreport", "unpublished",
@@ -193,7 +193,7 @@ def with_inherited(entry: Block, by_key: dict[str, Block]) -> Block:
             for item in parent.fields:
                 name = "booktitle" if item.name == "title" else item.name
                 if name not in names and name not in ("crossref", "xdata", "ids"):
-                    fields.append(Field(name, item.raw_name, item.raw_value, item.value))
+                    fields.append(item if name == item.name else replace(item, name=name))
                     names.add(name)
     return entry if len(fields) == len(entry.fields) else replace(entry, fields=tuple(fields))
 

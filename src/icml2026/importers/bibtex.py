@@ -12,13 +12,13 @@ value is at most :data:`MAX_FIELD_CHARS` characters (a longer one is reported).
 
 Conversion rules:
 
-* **Entries** are located and parsed by :mod:`.bibtex_syntax` as BibTeX reads
-  them, in linear time: a line starting with ``@`` inside a braced value is
-  text, an unclosed entry is reported without losing the next one.  A
-  repeated field, text between a value and the next comma, text after an
-  early closing brace (``… = {x}}, note = {y}}``) and an undefined ``@string``
-  macro in a field read here make that entry a problem.  ``@string`` macros
-  apply to the entries after them (BibTeX's order).
+* **Entries** are read by :func:`icml2026.bibtex.reader.read_entries`: the one scanner
+  (:mod:`icml2026.bibtex.scan`) under its import policy (:data:`~icml2026.bibtex.syntax.IMPORT`),
+  as BibTeX reads them, in linear time: a line starting with ``@`` inside a braced value is
+  text, an unclosed entry is reported without losing the next one.  A repeated field, text
+  between a value and the next comma, text after an early closing brace (``… = {x}}, note =
+  {y}}``) and an undefined ``@string`` macro in a field read here make that entry a problem.
+  ``@string`` macros apply to the entries after them (BibTeX's order).
 * **Accounting**: every entry becomes exactly one of a paper record, the
   ``@Proceedings`` header or an :class:`ImportProblem`; nothing else is
   created (``ImportResult.entries`` is the number of entries).
@@ -81,66 +81,40 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..bibtex import normalize_space
+from ..bibtex import normalize_space, reader
+from ..bibtex.fields import HEADER_TYPE, PAPER_TYPES
 from ..bibtex.latex_decode import decode, decode_title, unknown_macros
-from ..bibtex.names import split_names
+from ..bibtex.scan import Block
+from ..bibtex.syntax import MAX_FIELD_CHARS, MAX_INPUT_CHARS, shown
 from ..collection import PaperCollection
 from ..errors import DataError
-from ..identifiers import PMLR_ID, parse_arxiv, parse_doi, parse_openreview, parse_pmlr_key
+from ..identifiers import PMLR_ID, parse_doi, parse_openreview, parse_pmlr_key
 from ..keys import assign_keys, base_keys
-from ..markup import Segment, from_segments, parse, to_plain
-from ..model import Identifiers, Links, Pages, Paper, Person, Proceedings, Source
+from ..markup import parse
+from ..model import Identifiers, Links, Paper, Proceedings, Source
 from ..text import fold
-from .bibtex_syntax import (
-    MAX_FIELD_CHARS,
-    MAX_INPUT_CHARS,
-    FieldError,
-    RawEntry,
-    parse_fields,
-    scan,
-    shown,
-    string_macros,
-)
 
 __all__ = [
     "MAX_FIELD_CHARS",
     "MAX_INPUT_CHARS",
     "ImportProblem",
     "ImportResult",
-    "RawEntry",
     "convert",
     "decode_bytes",
-    "parse_entries",
     "parse_string",
     "read_bibtex",
     "read_bibtex_report",
     "read_file",
-    "scan",
 ]
 
-SKIPPED_TYPES = frozenset({"comment", "preamble", "string"})
-# The fields this importer reads: an undefined @string macro in one of them is an error.
-USED_FIELDS = frozenset({
-    "title", "author", "editor", "booktitle", "year", "date", "pages", "abstract", "volume", "series",
-    "publisher", "address", "issn", "openreview", "software", "pdf", "url", "doi", "eprint", "archiveprefix",
-    "eprinttype", "langid", "language", "crossref", "name", "shortname", "start", "end", "published",
-    "conference_url", "conference_number"})
-HEADER_TYPE = "proceedings"
-PAPER_TYPES = frozenset({"inproceedings", "conference", "article", "incollection", "misc",
-                         "techreport", "unpublished"})
-_PAGES = re.compile(r"^\s*([0-9]{1,9})\s*(?:(?:-+|\u2013|\u2014)\s*([0-9]{1,9})\s*)?$")
-_NUMBER = re.compile(r"[0-9]{1,9}")  # ASCII digits: '²⁰²⁶'.isdigit() is true, int() fails
-_HTML_TAG = re.compile(r"<(/?)(em|i|b|strong)\s*>", re.IGNORECASE)
 _SLUG = re.compile(r"[^a-z0-9]+")
 # The shapes schema/paper.schema.json accepts; a value that does not fit is not imported
 # (the identifiers' shapes are icml2026.identifiers').
 URL = re.compile(r"https?://[^\s\"<>{}|\\^`]+")
 ALIAS_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9:_.-]*")
-_NAME_FORBIDDEN = re.compile(r"[\x00-\x1f\x7f{}\\$]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,56 +201,6 @@ def read_bibtex_report(source: str | os.PathLike[str]) -> ImportResult:
     return read_file(source)
 
 
-# --------------------------------------------------------------------------- parsing
-
-def parse_entries(text: str, raw: list[RawEntry]) -> list[tuple[RawEntry, dict[str, str] | None, str | None]]:
-    """(raw entry, fields or None, reason) for every non-comment entry of *text*, in file order.
-
-    Each entry is parsed alone by :func:`~.bibtex_syntax.parse_fields`, with the
-    ``@string`` macros defined before it (BibTeX's order).
-    """
-    macros: dict[str, str] = {}
-    out: list[tuple[RawEntry, dict[str, str] | None, str | None]] = []
-    for entry in raw:
-        if entry.kind == "string":
-            try:
-                string_macros(entry, macros)
-            except FieldError:
-                pass  # its macros stay undefined: entries using them are reported
-            continue
-        if entry.kind in SKIPPED_TYPES:
-            continue
-        if entry.error or entry.leftover:
-            out.append((entry, None, entry.error or entry.leftover))
-            continue
-        try:
-            out.append((entry, parse_fields(entry, macros, USED_FIELDS), None))
-        except FieldError as exc:
-            out.append((entry, None, str(exc)))
-    return out
-
-
-def _inherit_crossrefs(entries: list[tuple[RawEntry, dict[str, str] | None, str | None]]
-                       ) -> list[tuple[RawEntry, dict[str, str] | None, str | None]]:
-    """BibTeX's ``crossref``: a field the entry lacks comes from the entry it names."""
-    by_key: dict[str, dict[str, str]] = {}
-    for _, fields, _ in entries:
-        if fields is not None:
-            by_key.setdefault(fields["ID"].lower(), fields)
-    done: list[tuple[RawEntry, dict[str, str] | None, str | None]] = []
-    for entry, fields, reason in entries:
-        target = normalize_space(fields.get("crossref", "")) if fields else ""
-        if fields is not None and target:
-            parent = by_key.get(target.lower())
-            if parent is None or parent is fields:
-                done.append((entry, None, f"crossref {shown(target)} names no other entry of this file"))
-                continue
-            inherited = {k: v for k, v in parent.items() if k not in ("ID", "ENTRYTYPE", "crossref")}
-            fields = {**inherited, **fields}
-        done.append((entry, fields, reason))
-    return done
-
-
 # --------------------------------------------------------------------------- conversion
 
 @dataclass
@@ -286,7 +210,7 @@ class _Context:
     groups: dict[tuple[Any, ...], Proceedings] = field(default_factory=dict)
     problems: list[ImportProblem] = field(default_factory=list)
     entries_year: int | None = None  # for a header without a year (PMLR's published bibliography)
-    header_entry: RawEntry | None = None
+    header_entry: Block | None = None
 
 
 PROGRESS_EVERY = 250
@@ -300,11 +224,10 @@ def convert(text: str, origin: Source, *, progress: Progress | None = None) -> I
     checked as ``icml2026 validate`` checks it (schema, text, ids and keys)
     before it is accepted.  *progress* is called as ``progress(done, total)``.
     """
-    raw = list(scan(text))
     ctx = _Context(origin)
-    entries = _inherit_crossrefs(parse_entries(text, raw))
-    ctx.entries_year = _entries_year(entries)
-    papers: list[tuple[Paper, RawEntry]] = []
+    entries = reader.read_entries(text)
+    ctx.entries_year = reader.entries_year(entries)
+    papers: list[tuple[Paper, Block]] = []
     seen: dict[str, int] = {}
     for done, (entry, fields, reason) in enumerate(entries, 1):
         if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(entries)):
@@ -325,7 +248,7 @@ def convert(text: str, origin: Source, *, progress: Progress | None = None) -> I
         if problem is None and key:
             try:
                 papers.append((_paper(ctx, key, fields), entry))
-            except _Skip as exc:
+            except reader.Skip as exc:
                 problem = str(exc)
             except (ValueError, OverflowError, RecursionError) as exc:  # one entry never sinks the rest
                 problem = f"cannot be converted ({type(exc).__name__}: {shown(str(exc))})"
@@ -338,7 +261,7 @@ def convert(text: str, origin: Source, *, progress: Progress | None = None) -> I
     return ImportResult(PaperCollection(accepted), tuple(problems), tuple(procs), origin, len(entries))
 
 
-def _published_pmlr_ids(ctx: _Context, papers: list[tuple[Paper, RawEntry]]) -> list[tuple[Paper, RawEntry]]:
+def _published_pmlr_ids(ctx: _Context, papers: list[tuple[Paper, Block]]) -> list[tuple[Paper, Block]]:
     """PMLR's published ids (``abas26a``) for the entries of a PMLR volume's source file.
 
     PMLR does not publish a paper under its source key (``abas26``): its site builder
@@ -393,14 +316,14 @@ def _without_pmlr_id(paper: Paper) -> Paper:
                    alias_keys=_aliases(key or ""), provenance=provenance)
 
 
-def _from_first_page(papers: list[tuple[Paper, RawEntry]]) -> bool:
+def _from_first_page(papers: list[tuple[Paper, Block]]) -> bool:
     pages = [p.pages for p, _ in papers]
     if any(r is None for r in pages) or pages[0] is None or pages[0].first != 1:
         return False
     return all(b is not None and a is not None and b.first == a.last + 1 for a, b in zip(pages, pages[1:]))
 
 
-def _unique_ids(papers: list[tuple[Paper, RawEntry]]) -> list[tuple[Paper, RawEntry]]:
+def _unique_ids(papers: list[tuple[Paper, Block]]) -> list[tuple[Paper, Block]]:
     """Record ids unique in file order: a later ``smith-2020`` after ``smith_2020`` is ``…-2``."""
     from dataclasses import replace
 
@@ -415,7 +338,7 @@ def _unique_ids(papers: list[tuple[Paper, RawEntry]]) -> list[tuple[Paper, RawEn
     return out
 
 
-def _accepted(ctx: _Context, papers: list[tuple[Paper, RawEntry]]) -> tuple[list[Paper], list[Proceedings]]:
+def _accepted(ctx: _Context, papers: list[tuple[Paper, Block]]) -> tuple[list[Paper], list[Proceedings]]:
     """The papers (with keys) and proceedings that pass validation; the others become problems.
 
     Each record goes through ``icml2026 validate``'s own checker, one at a time:
@@ -476,52 +399,48 @@ def _entry_problem(kind: str, key: str | None, seen: Mapping[str, int]) -> str |
     return None
 
 
-class _Skip(Exception):
-    """Raised while converting an entry that cannot become a record."""
-
-
-def _read_header(ctx: _Context, entry: RawEntry, fields: Mapping[str, str]) -> None:
+def _read_header(ctx: _Context, entry: Block, fields: Mapping[str, str]) -> None:
     if ctx.header is not None:
         ctx.problems.append(ImportProblem(entry.key, entry.line, "a second @Proceedings header (ignored)"))
         return
     try:
-        year = _year(fields) or ctx.entries_year
-        volume = _int(fields, "volume")
-        booktitle = _plain(fields.get("booktitle", ""))
+        year = reader.year(fields) or ctx.entries_year
+        volume = reader.integer(fields, "volume")
+        booktitle = reader.plain(fields.get("booktitle", ""))
         if not booktitle or year is None:
-            raise _Skip("the @Proceedings header has no booktitle or year")
+            raise reader.Skip("the @Proceedings header has no booktitle or year")
         ctx.header_entry = entry
         ctx.header = Proceedings(
             id=f"pmlr-v{volume}" if volume is not None else f"bibtex-{_slug(entry.key or booktitle)}",
             booktitle=booktitle,
             year=year,
-            conference_name=_opt_plain(fields, "name"),
-            conference_short_name=_opt_plain(fields, "shortname"),
-            conference_number=_int(fields, "conference_number"),
+            conference_name=reader.opt_plain(fields, "name"),
+            conference_short_name=reader.opt_plain(fields, "shortname"),
+            conference_number=reader.integer(fields, "conference_number"),
             volume=volume,
-            series=_opt_plain(fields, "series"),
-            publisher=_opt_plain(fields, "publisher"),
-            issn=_opt_plain(fields, "issn"),
-            address=_opt_plain(fields, "address"),
-            start_date=_opt_plain(fields, "start"),
-            end_date=_opt_plain(fields, "end"),
-            published=_opt_plain(fields, "published"),
-            conference_url=_opt_verbatim(fields, "conference_url"),
-            editors=_editors(fields.get("editor", "")),
+            series=reader.opt_plain(fields, "series"),
+            publisher=reader.opt_plain(fields, "publisher"),
+            issn=reader.opt_plain(fields, "issn"),
+            address=reader.opt_plain(fields, "address"),
+            start_date=reader.opt_plain(fields, "start"),
+            end_date=reader.opt_plain(fields, "end"),
+            published=reader.opt_plain(fields, "published"),
+            conference_url=reader.opt_verbatim(fields, "conference_url"),
+            editors=reader.editors(fields.get("editor", "")),
             provenance=Source(name=f"{ctx.origin.name}, @Proceedings{{{entry.key}}} header",
                               url=ctx.origin.url),
         )
-    except _Skip as exc:
+    except reader.Skip as exc:
         ctx.problems.append(ImportProblem(entry.key, entry.line, str(exc)))
 
 
 def _proceedings_for(ctx: _Context, fields: Mapping[str, str]) -> Proceedings:
     if ctx.header is not None:
         return ctx.header
-    booktitle = _plain(fields.get("booktitle", "")) or None
-    year = _year(fields)
-    facts = (booktitle, year, _int(fields, "volume"), _opt_plain(fields, "series"),
-             _opt_plain(fields, "publisher"), _opt_plain(fields, "address"), fields.get("editor", ""))
+    booktitle = reader.plain(fields.get("booktitle", "")) or None
+    year = reader.year(fields)
+    facts = (booktitle, year, reader.integer(fields, "volume"), reader.opt_plain(fields, "series"),
+             reader.opt_plain(fields, "publisher"), reader.opt_plain(fields, "address"), fields.get("editor", ""))
     proc = ctx.groups.get(facts)
     if proc is None:
         base = f"bibtex-{_slug(booktitle or 'unknown venue')[:60].strip('-')}-{year or 'nd'}"
@@ -533,7 +452,7 @@ def _proceedings_for(ctx: _Context, fields: Mapping[str, str]) -> Proceedings:
             id=proc_id,
             booktitle=booktitle, year=year,
             volume=facts[2], series=facts[3], publisher=facts[4], address=facts[5],
-            editors=_editors(facts[6]),
+            editors=reader.editors(facts[6]),
             provenance=Source(name=f"{ctx.origin.name}: booktitle, year and editors of its entries",
                               url=ctx.origin.url))
         ctx.groups[facts] = proc
@@ -568,13 +487,13 @@ def _paper(ctx: _Context, key: str, fields: Mapping[str, str]) -> Paper:
         parse(title)  # a MarkupError (a ValueError) makes the entry a problem, before keys use it
         rec.set("title", title, "/title")
         rec.set("title_protect", tuple(ranges), "/title_protect")
-    authors, complete = _people(fields.get("author", ""))
+    authors, complete = reader.people(fields.get("author", ""))
     rec.set("authors", tuple(authors), "/authors")
     if authors:
         rec.set("authors_complete", complete, "/authors_complete")
-    rec.set("pages", _pages(fields.get("pages")), "/pages")
+    rec.set("pages", reader.pages(fields.get("pages")), "/pages")
     if "abstract" in fields:
-        rec.set("abstract", html_to_markup(decode(fields["abstract"])), "/abstract")
+        rec.set("abstract", reader.html_to_markup(decode(fields["abstract"])), "/abstract")
     for name in ("title", "abstract"):  # what decoding leaves out is said, not silently lost
         unknown = unknown_macros(fields.get(name, ""))
         if unknown:
@@ -593,21 +512,8 @@ def _paper(ctx: _Context, key: str, fields: Mapping[str, str]) -> Paper:
              "otherwise)")}
     return Paper(id=paper_id, proceedings=proc, status="incomplete" if missing else "complete",
                  missing=missing, identifiers=identifiers, links=links, sources=sources,
-                 provenance=rec.provenance, language=_language(fields),
+                 provenance=rec.provenance, language=reader.language(fields),
                  alias_keys=_aliases(f"{proc.id}-{key}" if pmlr and not published else key), **rec.values)
-
-
-def _entries_year(entries: list[tuple[RawEntry, dict[str, str] | None, str | None]]) -> int | None:
-    """The one year all dated paper entries give, else None (never a guess)."""
-    years = set()
-    for _, fields, _ in entries:
-        if fields and fields.get("ENTRYTYPE", "").lower() != HEADER_TYPE:
-            try:
-                years.add(_year(fields))
-            except _Skip:
-                return None
-    years.discard(None)
-    return years.pop() if len(years) == 1 else None
 
 
 def _aliases(key: str) -> tuple[str, ...]:
@@ -624,22 +530,31 @@ def _identifiers_and_links(rec: _Record, pmlr_id: str | None, fields: Mapping[st
             rec.provenance[f"{prefix}/{name}"] = "bibtex"
 
     put(ids, "pmlr", pmlr_id, "/identifiers")
-    openreview = _identifier(rec, "openreview", fields, parse_openreview)
+    openreview = reader.identifier(rec.notes, "openreview", fields, parse_openreview)
     put(ids, "openreview", openreview, "/identifiers")
     put(ids, "arxiv", _arxiv_id(rec, fields), "/identifiers")
-    put(ids, "doi", _identifier(rec, "doi", fields, parse_doi), "/identifiers")
-    put(links, "proceedings", _checked(rec, "url", _opt_verbatim(fields, "url"), URL), "/links")
-    put(links, "pdf", _checked(rec, "pdf", _opt_verbatim(fields, "pdf"), URL), "/links")
+    put(ids, "doi", reader.identifier(rec.notes, "doi", fields, parse_doi), "/identifiers")
+    put(links, "proceedings", reader.checked(rec.notes, "url", reader.opt_verbatim(fields, "url"), URL), "/links")
+    put(links, "pdf", reader.checked(rec.notes, "pdf", reader.opt_verbatim(fields, "pdf"), URL), "/links")
     if openreview:
         put(links, "openreview", f"https://openreview.net/forum?id={openreview}", "/links")
     if fields.get("software"):
         original = fields["software"]
-        code = _checked(rec, "software", repair_url(original), URL)
+        code = reader.checked(rec.notes, "software", reader.repair_url(original), URL)
         put(links, "code", code, "/links")
         if code and code != normalize_space(original):
-            rec.notes.append(f"The entry's software field reads {_quote(original)}; imported as {_quote(code)}.")
+            rec.notes.append(f"The entry's software field reads {reader.quote(original)}; imported as {reader.quote(code)}.")
             rec.provenance["/links/code"] = "derived"
     return Identifiers(**ids), Links(**links)
+
+
+def _arxiv_id(rec: _Record, fields: Mapping[str, str]) -> str | None:
+    """The entry's arXiv id; a note (and its provenance) when its eprint is not one."""
+    before = len(rec.notes)
+    found = reader.arxiv_id(rec.notes, fields)
+    if len(rec.notes) > before:
+        rec.provenance["/notes"] = "derived"
+    return found
 
 
 def _assign_keys(papers: list[Paper]) -> list[Paper]:
@@ -681,100 +596,6 @@ def _assign_keys(papers: list[Paper]) -> list[Paper]:
 
 # --------------------------------------------------------------------------- field values
 
-def _plain(latex: str) -> str:
-    return to_plain(decode(latex)) if latex else ""
-
-
-def _opt_plain(fields: Mapping[str, str], name: str) -> str | None:
-    return _plain(fields[name]) or None if name in fields else None
-
-
-def _opt_verbatim(fields: Mapping[str, str], name: str) -> str | None:
-    value = normalize_space(fields.get(name, ""))
-    return value or None
-
-
-def _int(fields: Mapping[str, str], name: str) -> int | None:
-    value = normalize_space(fields.get(name, ""))
-    if not value:
-        return None
-    if not _NUMBER.fullmatch(value):
-        raise _Skip(f"{name} {shown(value)} is not a number")
-    return int(value)
-
-
-def _year(fields: Mapping[str, str]) -> int | None:
-    """``year``, or the year of BibLaTeX's ``date`` (``2026``, ``2026-07-06``, ``2026/2027``)."""
-    if normalize_space(fields.get("year", "")):
-        return _int(fields, "year")
-    match = re.match(r"\s*([0-9]{4})(?:[-/]|\s*$)", fields.get("date", ""))
-    return int(match.group(1)) if match else None
-
-
-def _pages(value: str | None) -> Pages | None:
-    if value is None or not normalize_space(value):
-        return None
-    match = _PAGES.match(value)
-    if match is None:
-        raise _Skip(f"pages {shown(value)} is not a page range")
-    first = int(match.group(1))
-    last = int(match.group(2) or first)
-    if last < first:
-        raise _Skip(f"pages {shown(value)} ends before it starts")
-    return Pages(first, last)
-
-
-def _language(fields: Mapping[str, str]) -> str:
-    value = normalize_space(fields.get("langid") or fields.get("language") or "").lower()
-    names = {"english": "en", "american": "en", "british": "en", "german": "de", "ngerman": "de",
-             "french": "fr", "spanish": "es", "italian": "it", "portuguese": "pt"}
-    return names.get(value, value if re.fullmatch(r"[a-z]{2}", value) else "en")
-
-
-def _identifier(rec: _Record, name: str, fields: Mapping[str, str], read: Callable[[str], str | None]) -> str | None:
-    """The identifier the field *name* is (an id or its link); None, with a note, when it is none."""
-    value = normalize_space(fields.get(name, ""))
-    if not value:
-        return None
-    found = read(value)
-    if found is None:
-        rec.notes.append(f"The entry's {name} field {_quote(value)} is not a valid {name}; not imported.")
-    return found
-
-
-def _arxiv_id(rec: _Record, fields: Mapping[str, str]) -> str | None:
-    kind = (fields.get("archiveprefix") or fields.get("eprinttype") or "").strip().lower()
-    eprint = normalize_space(fields.get("eprint", ""))
-    if kind != "arxiv" or not eprint:
-        return None
-    arxiv = parse_arxiv(eprint)
-    if arxiv is None or not arxiv.new_style:
-        rec.notes.append(f"The entry's eprint {_quote(eprint)} is not a new-style arXiv id; not imported.")
-        rec.provenance["/notes"] = "derived"
-        return None
-    return arxiv.id
-
-
-def _checked(rec: _Record, name: str, value: str | None, shape: re.Pattern[str]) -> str | None:
-    """*value* if it has the shape the schema requires; otherwise None and a note."""
-    if not value:
-        return None
-    if shape.fullmatch(value):
-        return value
-    rec.notes.append(f"The entry's {name} field {_quote(value)} is not a valid {name}; not imported.")
-    return None
-
-
-def repair_url(value: str) -> str | None:
-    """``https://github. com/x`` → ``https://github.com/x``; ``github.com/x`` → ``https://github.com/x``."""
-    url = re.sub(r"\s+", "", value)
-    if not url:
-        return None
-    if not re.match(r"[a-z][a-z0-9+.-]*://", url, re.IGNORECASE):
-        url = "https://" + url
-    return url
-
-
 def _slug(text: str) -> str:
     return _SLUG.sub("-", text.lower()).strip("-") or "untitled"
 
@@ -784,113 +605,6 @@ def _key_slug(key: str) -> str:
     return _slug(fold(key))[:100].strip("-") or "untitled"
 
 
-def _quote(value: str) -> str:
-    """*value* quoted in a note: whole unless it is very long."""
-    return repr(value) if len(value) <= 1000 else shown(value)
-
-
-
-
 # --------------------------------------------------------------------------- names
 
-def _people(field_value: str) -> tuple[list[Person], bool]:
-    """Persons of an author/editor field, and whether the list is complete (no ``and others``)."""
-    people = []
-    complete = True
-    for raw in split_names(normalize_space(field_value)):
-        if raw.lower() == "others":
-            complete = False
-            continue
-        person = _person(raw)
-        if isinstance(person, str):
-            raise _Skip(person)
-        people.append(person)
-    return people, complete
-
-
-# ``Family Words, Given words`` with capitalised family words: no von part, no Jr part, nothing to
-# decode specially; bibtexparser's splitname gives exactly this split (checked on the whole volume).
-_SIMPLE_NAME = re.compile(r"([A-Z][^\s,{}\\~]*(?: [A-Z][^\s,{}\\~]*)*), ([^,{}\\~]+)")
-
-
-_TILDE_ACCENT = re.compile(r"(?<!\{)\\~\s*(?:\{[^{}]*\}|[A-Za-z])")
-
-
-@lru_cache(maxsize=65536)
-def _person(raw: str) -> Person | str:
-    """One name (whitespace normalised) as a :class:`Person`, or the reason it cannot be one."""
-    from bibtexparser.customization import InvalidName, splitname
-
-    if raw.startswith("{") and raw.endswith("}") and _one_group(raw):
-        literal = _plain(raw)
-        if _NAME_FORBIDDEN.search(literal):
-            return f"name {shown(raw)} decodes to {shown(literal)}, with characters a name cannot hold"
-        return Person(literal=literal)
-    # ``~`` separates words in a BibTeX name, so splitname cuts ``Ordo\~{n}ez`` in two;
-    # braced, ``{\~{n}}`` is one special character, as BibTeX itself reads it.
-    raw = _TILDE_ACCENT.sub(lambda m: "{" + m.group(0) + "}", raw)
-    simple = _SIMPLE_NAME.fullmatch(raw)
-    if simple is not None:
-        parts = {"last": [simple.group(1)], "first": [simple.group(2)], "von": [], "jr": []}
-    else:
-        try:
-            parts = splitname(raw, strict_mode=False)
-        except InvalidName as exc:
-            return f"name {shown(raw)} cannot be split: {shown(str(exc))}"
-        except Exception as exc:
-            return f"name {shown(raw)} cannot be split ({type(exc).__name__})"
-    joined = {k: _plain(" ".join(v)) or None for k, v in parts.items()}
-    bad = [v for v in joined.values() if v and _NAME_FORBIDDEN.search(v)]
-    if bad:
-        return f"name {shown(raw)} decodes to {shown(bad[0])}, with characters a name cannot hold"
-    if not joined.get("last"):
-        joined["last"], joined["first"] = joined.get("first"), None
-    return Person(family=joined.get("last"), given=joined.get("first"), particle=joined.get("von"),
-                  suffix=joined.get("jr"))
-
-
-def _editors(field_value: str) -> tuple[Person, ...]:
-    """Editors of a volume; a corporate editor (``{ACM}``) is a family name, as the schema has it."""
-    return tuple(Person(family=p.literal) if p.literal else p for p in _people(field_value)[0])
-
-
-def _one_group(text: str) -> bool:
-    depth = 0
-    for i, ch in enumerate(text):
-        depth += (ch == "{") - (ch == "}")
-        if depth == 0 and i < len(text) - 1:
-            return False
-    return True
-
-
 # --------------------------------------------------------------------------- HTML in abstracts
-
-def html_to_markup(markup_text: str) -> str:
-    """Turn ``<em>``/``<i>``/``<b>``/``<strong>`` in the text of *markup_text* into ``*…*``.
-
-    Each tag name keeps its own open count; text is emphasised while any count is
-    positive, so nesting and mis-pairing still give balanced markup.
-    """
-    if "<" not in markup_text:
-        return markup_text
-    open_tags: dict[str, int] = {}
-    out: list[Segment] = []
-    for seg in parse(markup_text):
-        if seg.kind == "math":
-            out.append(Segment("math", seg.value, seg.emph or any(open_tags.values())))
-            continue
-        pos = 0
-        for match in _HTML_TAG.finditer(seg.value):
-            _append_text(out, seg.value[pos:match.start()], seg.emph or any(open_tags.values()))
-            tag = match.group(2).lower()
-            step = -1 if match.group(1) else 1
-            open_tags[tag] = max(open_tags.get(tag, 0) + step, 0)
-            pos = match.end()
-        _append_text(out, seg.value[pos:], seg.emph or any(open_tags.values()))
-    return from_segments(out)
-
-
-def _append_text(out: list[Segment], text: str, emph: bool) -> None:
-    if text:
-        out.append(Segment("text", text, emph))
-

@@ -94,9 +94,10 @@ def verify(text: str, where: str, expected: int, *, force: bool = False) -> int:
 
     With *force*, a file with too few entries is read all the same (it is still refused when
     it is not the volume's or never closes an entry)."""
-    from ..importers.bibtex import scan
+    from ..bibtex.scan import scan
+    from ..bibtex.syntax import OUTLINE
 
-    raw = list(scan(text))
+    raw = scan(text, OUTLINE)
     headers = [r for r in raw if r.kind == "proceedings"]
     if not headers:
         raise UpdateError(f"{where}: not PMLR's BibTeX for volume {VOLUME}: no @Proceedings header")
@@ -104,7 +105,7 @@ def verify(text: str, where: str, expected: int, *, force: bool = False) -> int:
     if match is None or int(match.group(1)) != VOLUME:
         found = f"volume {match.group(1)}" if match else "no volume"
         raise UpdateError(f"{where}: not PMLR's BibTeX for volume {VOLUME}: its header says {found}")
-    broken = next((r for r in raw if r.error), None)
+    broken = next((r for r in raw if r.unclosed), None)
     if broken is not None:
         raise UpdateError(f"{where}: truncated or damaged: the entry at line {broken.line} "
                           f"({broken.key or 'no key'}) never closes")
@@ -271,9 +272,10 @@ def compare(text: str, origin: Source, packaged: PaperCollection, proc_booktitle
 def _duplicates(text: str) -> list[str]:
     from collections import Counter
 
-    from ..importers.bibtex import scan
+    from ..bibtex.scan import scan
+    from ..bibtex.syntax import OUTLINE
 
-    keys = Counter((r.key or "").lower() for r in scan(text) if r.kind == "inproceedings" and r.key)
+    keys = Counter((r.key or "").lower() for r in scan(text, OUTLINE) if r.kind == "inproceedings" and r.key)
     twice = sorted(k for k, n in keys.items() if n > 1)
     return [f"{_count(twice, 'id occurs', 'ids occur')} more than once: {_named(twice)}"] if twice else []
 
