@@ -71,3 +71,73 @@ def test_a_loaded_record_is_mutable_and_unhashable_as_a_plain_dataclass() -> Non
     assert record.text == "{}" and record.offset == -1 and record.label == "x"
     with pytest.raises(TypeError):
         hash(record)
+
+
+def _packaged_lines() -> list[bytes]:
+    from icml2026.store import packaged_papers
+
+    return [line for line in packaged_papers().read_bytes().split(b"\n") if line]
+
+
+def test_a_packaged_paper_builds_each_field_as_from_dict_does_on_first_access() -> None:
+    """Paper.from_packaged keeps the record and builds authors, pages, sources … when read:
+    field for field what from_dict builds at once, whatever is read first."""
+    import json
+
+    from icml2026.model import Paper
+    from icml2026.store import load_proceedings
+
+    proceedings = load_proceedings()
+    names = [f.name for f in dataclasses.fields(Paper)]
+    lines = _packaged_lines()
+    for step, line in enumerate(lines[::97]):
+        eager = Paper.from_dict(json.loads(line), proceedings["pmlr-v306"])
+        lazy = Paper.from_packaged(json.loads(line), proceedings["pmlr-v306"])
+        order = names[step % len(names):] + names[:step % len(names)]  # a different field first each time
+        for name in order:
+            assert getattr(lazy, name) == getattr(eager, name), (eager.id, name)
+            assert getattr(lazy, name) is getattr(lazy, name)  # built once
+        assert lazy == eager and hash(lazy) == hash(eager) and repr(lazy) == repr(eager)
+        assert lazy.to_dict() == json.loads(line)  # the canonical record, as the line holds it
+
+
+def test_a_packaged_paper_behaves_as_a_record_before_any_field_is_read() -> None:
+    import json
+
+    from icml2026.model import Paper
+    from icml2026.store import load_proceedings
+
+    proceedings = load_proceedings()["pmlr-v306"]
+    line = _packaged_lines()[0]
+
+    def fresh() -> Paper:
+        return Paper.from_packaged(json.loads(line), proceedings)
+
+    eager = Paper.from_dict(json.loads(line), proceedings)
+    assert fresh() == eager and eager == fresh()
+    assert pickle.loads(pickle.dumps(fresh())) == eager and copy.deepcopy(fresh()) == eager
+    assert dataclasses.asdict(fresh()) == dataclasses.asdict(eager)
+    assert dataclasses.replace(fresh(), title="X") == dataclasses.replace(eager, title="X")
+    assert fresh().source_of("/pages") == eager.source_of("/pages") is not None
+    assert fresh().keys() == eager.keys()
+    for paper in (fresh(), eager):
+        assert not hasattr(paper, "nickname") and not hasattr(paper, "_raw_record")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            paper.authors = ()  # type: ignore[misc]
+
+
+def test_a_broken_packaged_record_is_a_data_error_naming_it_when_read() -> None:
+    import json
+
+    from icml2026.errors import DataError
+    from icml2026.model import Paper
+    from icml2026.store import load_proceedings
+
+    record = json.loads(_packaged_lines()[0])
+    record["authors"] = [{"family": "Li", "nickname": "x"}]  # a key Person does not have
+    paper = Paper.from_packaged(record, load_proceedings()["pmlr-v306"])
+    assert paper.title == record["title"]  # the other fields are there
+    with pytest.raises(DataError, match=f"packaged record {record['id']}: not a valid paper record.*reinstall"):
+        paper.authors  # noqa: B018
+    with pytest.raises(TypeError):
+        Paper.from_dict(record, load_proceedings()["pmlr-v306"])  # from_dict: at once, as before

@@ -8,7 +8,8 @@ start-up.  A :class:`Record` subclass names its fields in ``__slots__`` and writ
 dataclass has: equality and hash over the fields in order, a ``Class(field=…)`` repr,
 :class:`dataclasses.FrozenInstanceError` on assignment or deletion, pickling and copying
 through ``__init__``, and a ``__dataclass_fields__`` table made on first use, so that
-``dataclasses.replace``, ``fields``, ``asdict`` and ``is_dataclass`` work on it.
+``dataclasses.replace``, ``fields``, ``asdict`` and ``is_dataclass`` work on it.  A slot
+named with a leading underscore is private state, not a field.
 :class:`MutableRecord` is the non-frozen kind (no hash, as a dataclass with ``eq``).
 """
 
@@ -52,8 +53,11 @@ class Record:
         __dataclass_fields__ = _DataclassFields()
 
     def __init_subclass__(cls) -> None:
+        # A slot whose name starts with an underscore is the class's own state, not a field
+        # (Paper's ``_raw``: the record a packaged paper builds its other fields from).
         own = cls.__dict__.get("__slots__", ())
-        cls._fields = (*cls._fields, *((own,) if isinstance(own, str) else own))
+        own = (own,) if isinstance(own, str) else own
+        cls._fields = (*cls._fields, *(name for name in own if not name.startswith("_")))
         if len(cls._fields) > 1:
             cls._values = attrgetter(*cls._fields)
         elif cls._fields:

@@ -47,15 +47,24 @@ class PaperCollection:
 
     def _init(self, papers: tuple[Paper, ...]) -> None:
         self._papers = papers
-        index: dict[str, Paper] = {}
-        for paper in self._papers:
-            for key in paper.keys():
-                index.setdefault(key, paper)
-        self._index = index
-        # Built on first search, once per collection: folding 6,552 papers is most of
-        # a search's cost, and a collection is immutable, so it never goes stale.
+        # Each index is built on first use, once per collection (a collection is immutable,
+        # so it never goes stale): the keys on the first lookup (a search result or a
+        # subset is seldom looked into), the search index on the first search (folding
+        # 6,552 papers is most of a search's cost), the links on the first URL.
+        self._index: dict[str, Paper] | None = None
         self._search: Index | None = None
         self._links: dict[str, Paper] | None = None
+
+    def _keys(self) -> dict[str, Paper]:
+        """Every key of :meth:`Paper.keys` → the first paper that has it."""
+        index = self._index
+        if index is None:
+            index = {}
+            for paper in self._papers:
+                for key in paper.keys():
+                    index.setdefault(key, paper)
+            self._index = index
+        return index
 
     def __len__(self) -> int:
         return len(self._papers)
@@ -87,7 +96,7 @@ class PaperCollection:
         return f"<PaperCollection of {len(self)} papers>"
 
     def get(self, key: str) -> Paper | None:
-        return self._index.get(key)
+        return (self._index or self._keys()).get(key)
 
     @property
     def complete(self) -> PaperCollection:
@@ -117,13 +126,14 @@ class PaperCollection:
         query = query.strip()
         if not query or any(c.isspace() for c in query):
             return None
-        paper = self._index.get(query)
+        index = self._keys()
+        paper = index.get(query)
         if paper is not None:
             return paper
         from .search import identifier_candidates, url_key
 
         for key, volume in identifier_candidates(query):
-            paper = self._index.get(key)
+            paper = index.get(key)
             if paper is not None and volume in (None, paper.proceedings.volume):
                 return paper
         if "/" in query:
