@@ -29,8 +29,8 @@ COMMANDS = {
     "show": (["show", "abas26a"], {"icml2026.cli.cmd_show", "textwrap"}),
     "export --keys": (["export", "--format", "bibtex", "--keys", "abas2026turdpo"],
                       {"icml2026.cli.cmd_export", "icml2026.exporters", "icml2026.exporters.bibtex", "icml2026.keys",
-                       "icml2026.bibtex", "icml2026.bibtex.latex_encode", "icml2026.bibtex.writer", "icml2026.pmlr",
-                       "icml2026.text", "unicodedata", "collections.abc"}),
+                       "icml2026.bibtex", "icml2026.bibtex.fields", "icml2026.bibtex.latex_encode",
+                       "icml2026.bibtex.writer", "icml2026.pmlr", "icml2026.text", "unicodedata", "collections.abc"}),
     "list": (["list", "--query", "graph neural"], {"icml2026.cli.cmd_list", "icml2026.search", "icml2026.text",
                                                    "unicodedata", "bisect", "collections.abc"}),
 }

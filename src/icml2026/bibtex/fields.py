@@ -6,8 +6,9 @@ text, as BibTeX has it).  :data:`SUPERSEDED` are the fields that describe a publ
 ``fix`` replaces them by the verified entry's, even where that entry has no value, since
 the user's value belongs to another version (``journal = {arXiv preprint …}``).
 :data:`BIBLATEX_ONLY` are the fields only BibLaTeX has: an entry with one of them is
-replaced by the BibLaTeX entry under ``fix --format auto``.  The order in which the
-exporters write fields belongs to the writer.
+replaced by the BibLaTeX entry under ``fix --format auto``.  :data:`BIBTEX_FIELDS` and
+:data:`BIBLATEX_FIELDS` are the fields the exports write, in their order (the writer,
+:mod:`icml2026.bibtex.writer`, fills them).
 """
 
 from __future__ import annotations
@@ -33,3 +34,14 @@ SUPERSEDED = frozenset((
 
 BIBLATEX_ONLY = frozenset(("date", "journaltitle", "eventtitle", "eventdate", "location",
                            "xdata", "maintitle", "origdate", "shorthand"))
+
+# The fields of an exported entry, in the order the writer writes them.
+BIBTEX_FIELDS = (
+    "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
+    "address", "doi", "url", "openreview", "eprint", "archiveprefix", "eprinttype",
+    "software", "abstract",
+)
+BIBLATEX_FIELDS = (
+    "title", "author", "booktitle", "pages", "date", "editor", "volume", "series", "publisher",
+    "address", "langid", "doi", "url", "eprint", "eprinttype", "abstract",
+)

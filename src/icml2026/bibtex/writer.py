@@ -91,6 +91,7 @@ from functools import lru_cache
 
 from ..text import whole_words
 from . import normalize_space
+from .fields import BIBLATEX_FIELDS, BIBTEX_FIELDS
 from .latex_encode import encode_char, encode_markup, encode_text, protect, unicode_engine_char
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -99,15 +100,6 @@ if TYPE_CHECKING:
 
     from ..model import Paper, Person, Proceedings
 
-BIBTEX_FIELDS = (
-    "title", "author", "booktitle", "pages", "year", "editor", "volume", "series", "publisher",
-    "address", "doi", "url", "openreview", "eprint", "archiveprefix", "eprinttype",
-    "software", "abstract",
-)
-BIBLATEX_FIELDS = (
-    "title", "author", "booktitle", "pages", "date", "editor", "volume", "series", "publisher",
-    "address", "langid", "doi", "url", "eprint", "eprinttype", "abstract",
-)
 # biblatex/babel language names for the ``langid`` field.
 LANGIDS = {"en": "english", "de": "ngerman", "fr": "french", "es": "spanish", "it": "italian",
            "pt": "portuguese", "zh": "chinese", "ja": "japanese", "ko": "korean"}
