@@ -314,34 +314,26 @@ def _fields(text: str, pos: int, stop: int, macros: dict[str, str], policy: Poli
         if pos >= stop or text[pos] == closer:
             return pos
         fast = simple(text, pos, stop)
-        if fast is not None and (fast.group("comma") or fast.end() >= stop or text[fast.end()] == closer):
+        if fast is not None and not (fast.group("comma") or fast.end() >= stop or text[fast.end()] == closer):
+            fast = None  # ``# part`` or something else follows: read by the general path
+        if fast is not None:
             # ``name = {text}`` (braces at most two deep) or ``name = 2024``, then a comma or the end
             raw_name, braced, number = fast.group("name", "braced", "number")
             name = raw_name.lower()
             value = number if braced is None else braced
-            if seen is not None:
-                if name in seen:
-                    raise _Bad(f"field {shown(name)} is given twice")
-                seen.add(name)
-            if limit is not None and len(value) > limit:
-                raise _Bad(f"field {name} is {len(value)} characters long; at most {limit} are read")
-            if not value.isascii():
-                value = unicodedata.normalize("NFC", value)
             start, end = fast.span("raw")
-            found.append(Field(name, raw_name, text[start:end], value, start, end))
-            pos = fast.end()
-            continue
-        name_match = NAME.match(text, pos, stop)
-        if name_match is None:
-            raise _Bad(f"expected a {what} name at {shown(text[pos:stop])}")
-        raw_name = name_match.group(0)
-        name = raw_name.lower()
-        pos = _skip(text, name_match.end(), stop)
-        if pos >= stop or text[pos] != "=":
-            raise _Bad(f"expected '=' after {what} name {shown(raw_name)}")
-        start = _skip(text, pos + 1, stop)
-        strict = every_strict or (errors is not None and name in errors)
-        value, pos = _value(text, start, stop, macros, name, strict)
+        else:
+            name_match = NAME.match(text, pos, stop)
+            if name_match is None:
+                raise _Bad(f"expected a {what} name at {shown(text[pos:stop])}")
+            raw_name = name_match.group(0)
+            name = raw_name.lower()
+            pos = _skip(text, name_match.end(), stop)
+            if pos >= stop or text[pos] != "=":
+                raise _Bad(f"expected '=' after {what} name {shown(raw_name)}")
+            start = _skip(text, pos + 1, stop)
+            strict = every_strict or (errors is not None and name in errors)
+            value, end = _value(text, start, stop, macros, name, strict)
         if seen is not None:
             if name in seen:
                 raise _Bad(f"field {shown(name)} is given twice")
@@ -350,8 +342,11 @@ def _fields(text: str, pos: int, stop: int, macros: dict[str, str], policy: Poli
             raise _Bad(f"field {name} is {len(value)} characters long; at most {limit} are read")
         if not value.isascii():
             value = unicodedata.normalize("NFC", value)
-        found.append(Field(name, raw_name, text[start:pos], value, start, pos))
-        pos = _skip(text, pos, stop)
+        found.append(Field(name, raw_name, text[start:end], value, start, end))
+        if fast is not None:  # read through its comma already
+            pos = fast.end()
+            continue
+        pos = _skip(text, end, stop)
         if pos >= stop or text[pos] == closer:
             return pos
         if text[pos] != ",":
