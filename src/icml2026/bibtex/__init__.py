@@ -1,8 +1,11 @@
 """BibTeX's own rules, once, for every module that reads or writes it.
 
-:mod:`.syntax` holds the lexical rules both readers share (entry headers, keys, plain.bst's
-month macros, the limits, where reading resumes) and the policy table of where the
-importer and the fixer read a file differently on purpose; :mod:`.names` splits a name list
+:mod:`.syntax` holds the lexical rules (entry headers, keys, names, plain.bst's month
+macros, the limits, where reading resumes) and the :class:`~.syntax.Policy` table of where
+the importer and the fixer read a file differently on purpose; :mod:`.scan` is the one
+scanner that reads every file under one of those policies; :mod:`.reader` turns the entries
+into record field values for the importer; :mod:`.fields` says which fields are imported,
+which ``fix`` supersedes and the export's field order; :mod:`.names` splits a name list
 (``author``, ``editor``) on ``and`` as BibTeX does, for the importer, ``fix`` and ``check``.
 :mod:`.latex_encode` and :mod:`.latex_decode` turn text and markup into LaTeX and back
 (with the generated :mod:`.latex_table`); :mod:`.writer` makes a paper's entry.
