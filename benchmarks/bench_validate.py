@@ -38,7 +38,8 @@ from corpus import records  # noqa: E402
 from timing import Pairs, in_process, load_average  # noqa: E402
 
 from icml2026.exporters import iter_export  # noqa: E402
-from icml2026.store import packaged_papers, write_atomic  # noqa: E402
+from icml2026.store.atomic import write_atomic  # noqa: E402
+from icml2026.store.packaged import packaged_papers  # noqa: E402
 from icml2026.validation import validate_paths  # noqa: E402
 
 TIME = "/usr/bin/time"  # GNU time (Debian package "time")

@@ -60,7 +60,7 @@ def run_child(what: str) -> None:
 
 
 def floor_lines() -> None:
-    from icml2026.store import packaged_papers
+    from icml2026.store.packaged import packaged_papers
 
     data = packaged_papers().read_bytes()
     [json.loads(line) for line in data.split(b"\n") if line]
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     print_table(rows, "Table (Markdown):")
     if "memory" in only:
         ours = peak("import icml2026; icml2026.load()")
-        floor = peak("import json, icml2026.store as s; "
+        floor = peak("import json, icml2026.store.packaged as s; "
                      "[json.loads(l) for l in s.packaged_papers().read_bytes().split(b'\\n') if l]")
         print(f"\npeak memory: a process that loads the volume {ours:.0f} MiB; one that parses its lines "
               f"{floor:.0f} MiB (ru_maxrss, one run each)")

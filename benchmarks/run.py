@@ -44,7 +44,7 @@ from corpus import generate  # noqa: E402
 import icml2026  # noqa: E402
 from icml2026.exporters import export, iter_export  # noqa: E402
 from icml2026.model import Paper  # noqa: E402
-from icml2026.store import write_atomic  # noqa: E402
+from icml2026.store.atomic import write_atomic  # noqa: E402
 
 
 @dataclass

@@ -276,7 +276,7 @@ def test_a_file_name_that_looks_like_bibtex_is_read_as_a_file(tmp_path):
 
 
 def test_devices_fifos_and_folders_are_refused_unread(tmp_path):
-    """The one bounded reader (icml2026.inputs): a FIFO without a writer does not block, /dev/zero
+    """The one bounded reader (icml2026.store.inputs): a FIFO without a writer does not block, /dev/zero
     is not read to the limit, a folder is named as one."""
     fifo = tmp_path / "pipe.bib"
     os.mkfifo(fifo)

@@ -20,7 +20,7 @@ from icml2026.check import check_text
 from icml2026.fix import fix_bibtex_report, index_for, prebuilt
 from icml2026.fix.match import Index
 from icml2026.markup import to_plain
-from icml2026.recordfiles import data_dir
+from icml2026.store.records import data_dir
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check_corpus
@@ -127,11 +127,11 @@ def test_a_mismatched_index_is_not_used(tmp_path: Path) -> None:
 
 
 def test_a_corrections_layer_builds_the_index_from_the_corrected_volume(monkeypatch, tmp_path, volume) -> None:
-    import icml2026.store
+    import icml2026.store.papers
     import icml2026.update.paths
 
     corrected = volume.select(["zhao2026benchmarking", "abas26a"])
     monkeypatch.setattr(icml2026.update.paths, "active_layer", lambda enabled=None: tmp_path / "layer.json")
-    monkeypatch.setattr(icml2026.store, "load", lambda *args, **kwargs: corrected)
+    monkeypatch.setattr(icml2026.store.papers, "load", lambda *args, **kwargs: corrected)
     index = index_for(None)
     assert isinstance(index.known, list) and [k.paper.id for k in index.known] == [p.id for p in corrected]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from icml2026.errors import OutputError, Terminated
-from icml2026.store import write_atomic
+from icml2026.store.atomic import write_atomic
 
 KEY = "zhao2026benchmarking"
 

@@ -13,7 +13,7 @@ import pytest
 
 import icml2026
 from icml2026.cli.cmd_list import fast_listing, listing
-from icml2026.store import load_keys
+from icml2026.store.packaged import load_keys
 
 
 @pytest.mark.parametrize(("query", "author", "limit"), [

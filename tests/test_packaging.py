@@ -10,7 +10,7 @@ from conftest import REPO, source_paper_count
 from jsonschema import Draft7Validator
 
 import icml2026
-from icml2026.store import data_dir
+from icml2026.store.records import data_dir
 
 
 def test_citation_cff_is_valid() -> None:

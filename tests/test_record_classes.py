@@ -1,4 +1,4 @@
-"""The record classes (model, markup, recordfiles) are plain ``__slots__`` classes for start-up
+"""The record classes (model, markup, store.records) are plain ``__slots__`` classes for start-up
 speed, and keep the behaviour of the frozen dataclasses they were, as the dataclasses
 documentation describes it: the expected values are a real dataclass's."""
 
@@ -12,7 +12,7 @@ import pytest
 
 from icml2026.markup import Segment
 from icml2026.model import Identifiers, Pages, Person
-from icml2026.recordfiles import LoadedRecord, Problem
+from icml2026.store.records import LoadedRecord, Problem
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +74,7 @@ def test_a_loaded_record_is_mutable_and_unhashable_as_a_plain_dataclass() -> Non
 
 
 def _packaged_lines() -> list[bytes]:
-    from icml2026.store import packaged_papers
+    from icml2026.store.packaged import packaged_papers
 
     return [line for line in packaged_papers().read_bytes().split(b"\n") if line]
 
@@ -85,7 +85,7 @@ def test_a_packaged_paper_builds_each_field_as_from_dict_does_on_first_access() 
     import json
 
     from icml2026.model import Paper
-    from icml2026.store import load_proceedings
+    from icml2026.store.packaged import load_proceedings
 
     proceedings = load_proceedings()
     names = [f.name for f in dataclasses.fields(Paper)]
@@ -105,7 +105,7 @@ def test_a_packaged_paper_behaves_as_a_record_before_any_field_is_read() -> None
     import json
 
     from icml2026.model import Paper
-    from icml2026.store import load_proceedings
+    from icml2026.store.packaged import load_proceedings
 
     proceedings = load_proceedings()["pmlr-v306"]
     line = _packaged_lines()[0]
@@ -131,7 +131,7 @@ def test_a_broken_packaged_record_is_a_data_error_naming_it_when_read() -> None:
 
     from icml2026.errors import DataError
     from icml2026.model import Paper
-    from icml2026.store import load_proceedings
+    from icml2026.store.packaged import load_proceedings
 
     record = json.loads(_packaged_lines()[0])
     record["authors"] = [{"family": "Li", "nickname": "x"}]  # a key Person does not have

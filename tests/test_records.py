@@ -16,7 +16,7 @@ import icml2026
 from icml2026 import pmlr
 from icml2026.keys import assign_keys
 from icml2026.markup import to_plain
-from icml2026.store import data_dir
+from icml2026.store.records import data_dir
 from icml2026.text import fold
 
 # The keys of the first release (0.1.0): published, so they never change.
@@ -183,7 +183,7 @@ def test_pmlr_suffixes_run_on_past_z() -> None:
 
 
 def test_every_pmlr_id_resolves_with_show(volume: icml2026.PaperCollection) -> None:
-    from icml2026.store import load_keys
+    from icml2026.store.packaged import load_keys
 
     ids = [p.identifiers.pmlr for p in volume.complete]
     found = load_keys(ids)

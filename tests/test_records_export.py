@@ -24,7 +24,8 @@ from zotero_helpers import papers, server  # noqa: F401  (fixtures)
 import icml2026
 from icml2026.errors import DataError
 from icml2026.exporters import citable
-from icml2026.store import data_dir, load_keys
+from icml2026.store.packaged import load_keys
+from icml2026.store.records import data_dir
 from icml2026.validation import validate_paths
 
 BASE = load_keys(["pmlr-v306-zhao26ac"])[0].to_dict()  # type: ignore[index]
@@ -162,7 +163,8 @@ def test_an_empty_list_and_its_provenance_leave_together(tmp_path) -> None:
     """``"alias_keys": []`` with provenance validates; what we write of it must validate too."""
     import json
 
-    from icml2026.store import dumps_record, load_keys
+    from icml2026.store.packaged import load_keys
+    from icml2026.store.records import dumps_record
     from icml2026.validation import validate_paths
 
     record = load_keys(["zhao2026benchmarking"])[0].to_dict()  # type: ignore[index]

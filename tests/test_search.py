@@ -145,7 +145,7 @@ def test_index_scanned_in_its_bytes_finds_what_the_built_one_finds(volume: icml2
     # decoded); the oracle is the index folded from the records themselves.
     import random
 
-    from icml2026.store import data_dir
+    from icml2026.store.records import data_dir
 
     built = icml2026.PaperCollection._ordered(list(volume))._search_index()
     stored = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume))
@@ -221,7 +221,7 @@ def built_volume_index(volume: icml2026.PaperCollection) -> Index:
 
 
 def test_stored_word_index_is_what_the_build_makes(built_volume_index: Index) -> None:
-    from icml2026.store import data_dir
+    from icml2026.store.records import data_dir
 
     assert (data_dir() / "search-words.tsv").read_text(encoding="utf-8") == built_volume_index.to_words()
 
@@ -231,7 +231,7 @@ def test_stored_word_index_finds_what_the_built_one_finds(volume: icml2026.Paper
     import random
 
     from icml2026.search import StaleIndex
-    from icml2026.store import data_dir
+    from icml2026.store.records import data_dir
 
     scanned = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume))
     assert scanned is not None

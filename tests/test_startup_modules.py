@@ -22,8 +22,9 @@ COMMON = {
     "collections", "copyreg", "enum", "functools", "genericpath", "importlib", "itertools", "keyword", "operator",
     "os", "os.path", "posixpath", "re", "reprlib", "stat", "types", "warnings",
     "icml2026", "icml2026._record", "icml2026._version", "icml2026.cli", "icml2026.cli._common",
-    "icml2026.collection", "icml2026.errors", "icml2026.markup", "icml2026.model", "icml2026.recordfiles",
-    "icml2026.store", "icml2026.update", "icml2026.update.paths",
+    "icml2026.collection", "icml2026.errors", "icml2026.markup", "icml2026.model", "icml2026.store",
+    "icml2026.store.packaged", "icml2026.store.papers", "icml2026.store.records", "icml2026.update",
+    "icml2026.update.paths",
 }
 COMMANDS = {
     "show": (["show", "abas26a"], {"icml2026.cli.cmd_show", "textwrap"}),

@@ -237,7 +237,7 @@ def test_max_size_and_timeout_must_be_finite_and_bounded(value: str, data_dir: P
 def test_a_file_that_is_not_a_regular_file_is_refused(name: str, data_dir: Path, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     target = name if name.startswith("/") else str(tmp_path)
-    what = "not a regular file" if name.startswith("/") else "a folder"  # the one reader's words (icml2026.inputs)
+    what = "not a regular file" if name.startswith("/") else "a folder"  # the one reader's words (icml2026.store.inputs)
     run = Run(capsys, "update", "--file", target)
     assert run.code == 1 and run.err == f"icml2026: error: {target}: cannot read: {what}; nothing was changed\n"
 

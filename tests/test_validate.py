@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from icml2026.cli import main
-from icml2026.store import dumps_record, load_keys
+from icml2026.store.packaged import load_keys
+from icml2026.store.records import dumps_record
 from icml2026.validation import validate_paths
 
 RID = "pmlr-v306-zhao26ac"
@@ -305,7 +306,7 @@ def test_folder_and_its_proceedings_named_twice_are_read_once(tmp_path: Path) ->
 # -- completeness is decided from the data -------------------------------------------------
 
 def proceedings_without(*names: str, pid: str = "bibtex-nowhere-2026") -> dict[str, Any]:
-    from icml2026.store import data_dir
+    from icml2026.store.records import data_dir
 
     proc = json.loads((data_dir() / "proceedings" / "pmlr-v306.json").read_text(encoding="utf-8"))
     proc["id"] = pid
@@ -434,7 +435,7 @@ def test_streamed_export_with_a_bad_record_writes_nothing(tmp_path: Path, capsys
 
 def test_stream_reports_skipped_papers_and_closes_an_empty_array(tmp_path: Path) -> None:
     from icml2026.exporters import iter_export
-    from icml2026.store import stream_papers
+    from icml2026.store.papers import stream_papers
 
     record = base()
     record["status"] = {"state": "incomplete", "missing": ["pages"]}

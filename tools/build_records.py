@@ -41,7 +41,7 @@ from icml2026.bibtex.latex_decode import decode_title  # noqa: E402
 from icml2026.curation import Finding  # noqa: E402
 from icml2026.keys import assign_keys, base_key, letter_dropping_token  # noqa: E402
 from icml2026.search import Index  # noqa: E402
-from icml2026.store import dumps_record  # noqa: E402
+from icml2026.store.records import dumps_record  # noqa: E402
 from icml2026.update import baseline as update_baseline  # noqa: E402
 
 SEED_NAME = "000_476b98bb6ff612ae.txt"

@@ -16,8 +16,8 @@ from ._version import __version__
 from .collection import PaperCollection
 from .errors import DataError, Icml2026Error, OutputError, UsageError
 from .model import Pages, Paper, Person, Proceedings, Source
-from .recordfiles import Problem
-from .store import load
+from .store.papers import load
+from .store.records import Problem
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:

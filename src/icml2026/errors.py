@@ -17,7 +17,7 @@ class Icml2026Error(Exception):
 class DataError(Icml2026Error):
     """A record file or record cannot be read or used.
 
-    ``problems`` holds the validation problems behind it (``recordfiles.Problem``:
+    ``problems`` holds the validation problems behind it (``store.records.Problem``:
     file, record, pointer, message) when there are any — the first one, since loading
     keeps memory flat — and ``count`` how many there were; ``icml2026.validate(paths)``
     returns them all.

@@ -9,7 +9,7 @@ ranges inside the title, provenance for every field, a proceedings reference tha
 resolves, and a complete paper whose proceedings give the booktitle and year that
 every citation needs.
 
-Records are read and checked one at a time (:mod:`icml2026.recordfiles`): what is
+Records are read and checked one at a time (:mod:`icml2026.store.records`): what is
 kept across records is the set of keys that must be unique and the proceedings
 records, so a file of any size is checked in flat memory.  The text checks run on
 the record's JSON text at C speed; a record whose text could hold a problem is
@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from . import markup
-from .recordfiles import LoadedRecord, Problem, count_records, data_dir, read_records, schema_dir
+from .store.records import LoadedRecord, Problem, count_records, data_dir, read_records, schema_dir
 
-__all__ = [  # the API other modules use; LoadedRecord and Problem live in recordfiles
+__all__ = [  # the API other modules use; LoadedRecord and Problem live in store.records
     "TEXT_FIELDS",
     "Checker",
     "LoadedRecord",

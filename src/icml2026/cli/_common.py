@@ -41,7 +41,8 @@ def use_corrections(args: argparse.Namespace) -> bool:
 
 
 def select_papers(args: argparse.Namespace) -> PaperCollection:
-    from ..store import load, load_keys
+    from ..store.packaged import load_keys
+    from ..store.papers import load
 
     keys = [k.strip() for k in args.keys.split(",") if k.strip()] if getattr(args, "keys", None) else []
     if getattr(args, "keys", None) is not None and not keys:
@@ -70,7 +71,7 @@ def select_papers(args: argparse.Namespace) -> PaperCollection:
 def emit(chunks: Iterable[str], output: str | None) -> None:
     """Write *chunks* to *output* atomically, or stream them to stdout."""
     if output and output != "-":
-        from ..store import write_atomic
+        from ..store.atomic import write_atomic
 
         write_atomic(output, chunks, make_parents=False)
         return

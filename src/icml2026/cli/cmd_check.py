@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..check import FLAGGED, STATUSES, check_files
     from ..errors import DataError, UsageError
-    from ..store import load
+    from ..store.papers import load
     from ._common import use_corrections
 
     fail_on = [s.strip() for s in (args.fail_on or ",".join(FLAGGED)).split(",") if s.strip()]

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..dist import INPUTS, build_in, refuse_foreign_files, stale_files, write
-    from ..store import load
+    from ..store.papers import load
 
     folder = Path(args.dir)
     if args.check and not folder.is_dir():  # nothing to compare with

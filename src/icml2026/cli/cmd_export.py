@@ -99,7 +99,7 @@ def _run_clusters(args: argparse.Namespace) -> int:
     clusters = parse_cite_option(args.cite)
     papers: Any = None
     if args.keys is None and not (args.query or args.author or args.data or args.aux):
-        from ..store import load_keys
+        from ..store.packaged import load_keys
 
         papers = load_keys(sorted({c.key for cluster in clusters for c in cluster}),  # fast path: cited only
                            corrections=use_corrections(args))
@@ -153,6 +153,6 @@ def _streamed(args: argparse.Namespace) -> Iterator[Paper] | None:
     record at a time (flat memory for a file of any size); else None."""
     if not args.data or args.keys is not None or args.query or args.author or args.aux:
         return None
-    from ..store import stream_papers
+    from ..store.papers import stream_papers
 
     return stream_papers(args.data)

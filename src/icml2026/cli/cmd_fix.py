@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..fix import fix_bibtex_report
     from ..fix.files import read_bib
-    from ..store import load
+    from ..store.papers import load
     from ._common import use_corrections
 
     if args.no_backup and not args.in_place:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.in_place:
         _rewrite(Path(args.file), text, result.text, backup=not args.no_backup, label=label)
     elif args.output and args.output != "-":
-        from ..store import write_atomic
+        from ..store.atomic import write_atomic
 
         write_atomic(args.output, [result.text])
     else:
@@ -87,7 +87,7 @@ def _rewrite(path: Path, old: str, new: str, *, backup: bool, label: str) -> Non
     import os
 
     from ..fix.files import backup as write_backup
-    from ..store import write_atomic
+    from ..store.atomic import write_atomic
 
     if new == old:
         return

@@ -72,9 +72,9 @@ def _write_lines(result: ImportResult) -> None:
 
 def write_folder(result: ImportResult, target: Path, *, overwrite: bool = False) -> int:
     """Write every record of *result* into *target*, all or nothing; the number of files
-    (:func:`icml2026.folders.write_folder`)."""
-    from ..folders import write_folder as write_files
-    from ..store import dumps_record
+    (:func:`icml2026.store.atomic.write_folder`)."""
+    from ..store.atomic import write_folder as write_files
+    from ..store.records import dumps_record
 
     files = {f"{p.id}.json": dumps_record(p.to_dict()) for p in result.papers}
     files.update({f"proceedings/{p.id}.json": dumps_record(p.to_dict()) for p in result.proceedings})

@@ -62,7 +62,7 @@ def fast_listing(args: argparse.Namespace) -> list[str] | None:
     """The listing of the packaged volume through its stored search index, or None."""
     if args.json or args.data or args.keys:
         return None
-    from ..store import packaged_listing
+    from ..store.packaged import packaged_listing
 
     limit = DEFAULT_LIMIT if args.limit is None else args.limit
     found = packaged_listing(args.query or "", args.author, limit, corrections=use_corrections(args))

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..store import load, load_keys
+    from ..store.packaged import load_keys
+    from ..store.papers import load
 
     corrections = use_corrections(args)
     found = None if args.data else load_keys([args.key], corrections=corrections)  # one paper through the index: fast

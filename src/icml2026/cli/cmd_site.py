@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..site import build
     from ..site.exports import default_cache_folder
-    from ..store import load
+    from ..store.papers import load
     from ._common import use_corrections
 
     dist = None if args.no_downloads else args.dist_data or (Path("dist-data") if Path("dist-data").is_dir() else None)

@@ -258,7 +258,7 @@ def index_for(papers: Iterable[Paper] | None, corrections: bool = True) -> Index
         if prebuilt is not None:
             _CACHE[:] = [(key, prebuilt)]
             return prebuilt
-        from ..store import load
+        from ..store.papers import load
 
         papers = load(corrections=corrections)
     else:

@@ -1,6 +1,6 @@
 """Reading a user's bibliography and keeping a backup of it, for ``fix`` and ``check``.
 
-A bibliography is read by :func:`icml2026.inputs.read_bounded`, the package's one bounded
+A bibliography is read by :func:`icml2026.store.inputs.read_bounded`, the package's one bounded
 reader: only from a regular file (or standard input) of at most
 :data:`~icml2026.bibtex.syntax.MAX_INPUT_CHARS` bytes; ``/dev/zero`` or a FIFO is refused
 before anything is read.  A backup never replaces anything: the first
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..bibtex.syntax import MAX_INPUT_CHARS
 from ..errors import DataError, OutputError
-from ..inputs import read_bounded
+from ..store.inputs import read_bounded
 
 MAX_BACKUPS = 1000
 

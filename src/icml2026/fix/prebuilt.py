@@ -50,7 +50,7 @@ class _Lines:
         self.proceedings: dict[str, Proceedings] | None = None
 
     def __call__(self, offset: int, size: int) -> Paper:
-        from ..store import load_proceedings
+        from ..store.packaged import load_proceedings
 
         if self.proceedings is None:
             self.proceedings = load_proceedings(self.folder)
@@ -63,7 +63,7 @@ class _Lines:
 def packaged_index(folder: Path | None = None) -> Index | None:
     """The prebuilt index of the packaged papers (in *folder*, default the package's data), or
     None when it is missing, of another format or not built from the ``papers.jsonl`` there."""
-    from ..recordfiles import data_dir
+    from ..store.records import data_dir
 
     folder = folder or data_dir()
     papers = folder / "papers.jsonl"

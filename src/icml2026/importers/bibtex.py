@@ -152,7 +152,7 @@ def parse_string(text: str, *, progress: Progress | None = None) -> ImportResult
 
 def read_file(path: str | os.PathLike[str], *, progress: Progress | None = None) -> ImportResult:
     """Papers from the UTF-8 BibTeX file at *path* (any name), with the problems found."""
-    from ..inputs import read_bounded
+    from ..store.inputs import read_bounded
 
     target = Path(path)
     raw = read_bounded(os.fspath(target), MAX_INPUT_CHARS, label=_short(str(target)))
@@ -376,7 +376,7 @@ def record_problem(data: dict[str, Any], checker: Any = None) -> str | None:
     *checker* (a :class:`icml2026.validation.Checker`) also checks it against the
     records checked before (unique ids and keys, its proceedings).
     """
-    from ..recordfiles import LoadedRecord
+    from ..store.records import LoadedRecord
     from ..validation import Checker
 
     text = json.dumps(data, ensure_ascii=False)

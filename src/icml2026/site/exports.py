@@ -130,7 +130,7 @@ class Cache:
 
     def save(self, papers: Sequence[Paper], rendered: Sequence[Rendered]) -> None:
         """Keep the exports of *papers* (only those: the file does not grow without end)."""
-        from ..store import write_atomic
+        from ..store.atomic import write_atomic
 
         lines = [json.dumps({"record": record_digest(p), "exports": list(r)}, ensure_ascii=False) + "\n"
                  for p, r in zip(papers, rendered)]

@@ -353,7 +353,8 @@ def update(*, url: str | None = None, file: str | None = None, check: bool = Fal
 
     A download that looks wrong (:func:`compare`'s ``suspicious``) is refused unless *force*.
     """
-    from ..store import load, write_atomic
+    from ..store.atomic import write_atomic
+    from ..store.papers import load
 
     path = path or L.layer_path()
     status = L.layer_status(path)
@@ -405,7 +406,7 @@ def update(*, url: str | None = None, file: str | None = None, check: bool = Fal
                              f"{'is' if len(found.missing) == 1 else 'are'} not in the download "
                              f"(kept as packaged): {_named(found.missing)}")
     if not check:
-        from ..store import dumps_record
+        from ..store.records import dumps_record
 
         if previous is not None and previous.sha256 == sha and not outcome.changes:
             outcome.state = "unchanged"  # still rewritten: new date retrieved and validators
@@ -415,7 +416,7 @@ def update(*, url: str | None = None, file: str | None = None, check: bool = Fal
 
 def _read_file(file: str, max_bytes: int) -> bytes:
     """The bytes of a regular file no larger than *max_bytes* (never /dev/zero, a FIFO, a folder)."""
-    from ..inputs import read_bounded
+    from ..store.inputs import read_bounded
 
     return read_bounded(file, max_bytes, error=UpdateError, limit=" (--max-size)")
 

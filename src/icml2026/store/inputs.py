@@ -15,7 +15,7 @@ import os
 import stat
 import sys
 
-from .errors import DataError, Icml2026Error
+from ..errors import DataError, Icml2026Error
 
 
 def read_bounded(name: str, max_bytes: int, *, error: type[Icml2026Error] = DataError,

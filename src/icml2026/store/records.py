@@ -9,7 +9,7 @@ their ``*.json``/``*.jsonl`` files, those of a ``proceedings/`` subfolder first
 The reader never raises for bad data and never holds more than one record: it
 yields :class:`LoadedRecord` values and, for what cannot be read, :class:`Problem`
 values, in file order.  It imports nothing of the package but :mod:`errors`, so
-:mod:`store` and :mod:`validation` can both use it without importing each other.
+:mod:`.papers` and :mod:`validation` can both use it without importing each other.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import os
 import stat
 import sys
 
-from ._record import MutableRecord, OrderedRecord
-from .errors import DataError
+from .._record import MutableRecord, OrderedRecord
+from ..errors import DataError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ _CHUNK = 1 << 20
 # importlib.resources would load zipfile, tempfile, shutil and more on every start, and
 # the one-paper commands use plain strings (pathlib, urllib.parse and ipaddress are a
 # share of their start-up); data_dir() gives a Path.
-_PACKAGE = os.path.dirname(os.path.realpath(__file__))
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # icml2026/
 
 
 def data_dir() -> Path:
@@ -456,3 +456,8 @@ def _count(handle: BinaryIO, lines: bool) -> int:
     except (ValueError, RecursionError):
         return 1
     return len(data) if isinstance(data, list) else 1
+
+
+def dumps_record(record: dict[str, Any]) -> str:
+    """The canonical text of one record file: sorted keys, two-space indent, UTF-8."""
+    return json.dumps(record, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
