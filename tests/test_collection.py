@@ -85,3 +85,33 @@ def test_facade_functions_survive_repeated_calls(papers: icml2026.PaperCollectio
     for _ in range(2):
         assert icml2026.validate() == []
         assert icml2026.export(papers, "jsonl").count("\n") == 19
+
+
+def test_distinct_keeps_no_paper_of_a_stream_checked_already(papers: icml2026.PaperCollection) -> None:
+    """distinct() compares each paper with the earlier one of its id, so it keeps every paper
+    it has seen; a DistinctPapers stream (ids checked by validation, as stream_papers gives
+    it) is passed on as it is, so that an export of any size runs in flat memory."""
+    from icml2026.collection import DistinctPapers, distinct
+
+    some = list(papers)[:3]
+    changed = dataclasses.replace(some[0], title="Another title")
+    assert list(distinct([*some, some[0]])) == some  # the same record twice: once
+    with pytest.raises(ValueError, match="two different records"):
+        list(distinct([*some, changed]))
+    stream = DistinctPapers(iter(some))
+    assert distinct(stream) is stream and list(distinct(stream)) == some
+    assert icml2026.export(DistinctPapers(some), "bibtex").count("@inproceedings") == 3
+
+
+def test_a_streamed_export_equals_the_export_of_the_loaded_records(tmp_path) -> None:
+    import json
+
+    from icml2026.store.papers import stream_papers
+
+    loaded = icml2026.load()
+    path = tmp_path / "records.jsonl"
+    subset = list(loaded)[::400]
+    path.write_text("".join(json.dumps(p.to_dict()) + "\n" for p in subset), encoding="utf-8")
+    stream = stream_papers([path])
+    assert stream is not None
+    assert icml2026.export(stream, "bibtex") == icml2026.export(icml2026.load([path]), "bibtex")

@@ -208,9 +208,34 @@ def check_iterable(papers: Any) -> Any:
     return papers
 
 
+class DistinctPapers:
+    """An iterator of papers whose ids were checked to be distinct already (a stream that
+    validation read first): :func:`distinct` passes it on as it is, without keeping every
+    paper it has seen (flat memory for an export of any size)."""
+
+    __slots__ = ("_papers",)
+
+    def __init__(self, papers: Iterable[Paper]) -> None:
+        self._papers = iter(papers)
+
+    def __iter__(self) -> DistinctPapers:
+        return self
+
+    def __next__(self) -> Paper:
+        return next(self._papers)
+
+
 def distinct(papers: Iterable[Any]) -> Iterator[Paper]:
     """Each paper once, in order: the same record given twice is exported once (under one
-    key); two different records with one id are an error, as in :class:`PaperCollection`."""
+    key); two different records with one id are an error, as in :class:`PaperCollection`.
+    Every paper is kept to compare with a later one of its id, except in
+    :class:`DistinctPapers`."""
+    if isinstance(papers, DistinctPapers):
+        return papers
+    return _distinct(papers)
+
+
+def _distinct(papers: Iterable[Any]) -> Iterator[Paper]:
     seen: dict[str, Paper] = {}
     for position, paper in enumerate(papers):
         if not isinstance(paper, Paper):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from ..collection import PaperCollection
+from ..collection import DistinctPapers, PaperCollection
 from ..errors import DataError
 from ..model import Paper, Proceedings
 from .packaged import load_packaged, load_proceedings
@@ -122,7 +122,7 @@ def stream_papers(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Paper] | 
                 plan.add(item)
     problems.note(checker.finish())
     problems.raise_if_any()
-    return plan.papers(targets, proceedings)
+    return DistinctPapers(plan.papers(targets, proceedings))  # ids unique: validated above
 
 
 class _Plan:
