@@ -388,28 +388,32 @@ class Paper(Record):
 
     if not TYPE_CHECKING:  # (mypy would take every attribute of a Paper for one)
         def __getattr__(self, name: str) -> Any:
-            # Called only for a slot not set yet: a field of a packaged paper, built once.
-            build = _BUILT.get(name)
+            # Called only for a slot not set yet: a field of a packaged paper, built once with
+            # the others of its group (what an export reads together: one call, not five).
+            group = _GROUPS.get(name)
             try:
-                if build is None:
+                if group is None:
                     raise AttributeError(name)
                 data = _RAW.__get__(self, Paper)  # AttributeError: not a packaged paper
             except AttributeError:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
             try:
-                value = build(data)
+                values = [(field, _BUILT[field](data)) for field in group]
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 from .errors import DataError
 
                 raise DataError(f"packaged record {self.id}: not a valid paper record ({exc!r}); "
                                 "reinstall icml2026") from None
-            try:  # another thread built it meanwhile (from the record, or after the part was let go)
-                return _SLOTS[name].__get__(self, Paper)
+            slot = _SLOTS[name]
+            try:  # another thread built the group meanwhile (it sets every slot before a part goes)
+                return slot.__get__(self, Paper)
             except AttributeError:
                 pass
-            _set(self, name, value)
-            data.pop("status" if name == "missing" else name, None)  # built: the record's part goes
-            return value
+            for field, value in values:
+                _set(self, field, value)
+            for field in group:  # built: the record's parts go
+                data.pop("status" if field == "missing" else field, None)
+            return slot.__get__(self, Paper)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as ``schema/paper.schema.json`` has it: fresh dicts and lists (the
@@ -561,4 +565,9 @@ _BUILT: dict[str, Callable[[Mapping[str, Any]], Any]] = {
     "provenance": lambda data: dict(data.get("provenance", _EMPTY)),
 }
 _SLOTS = {name: Paper.__dict__[name] for name in _BUILT}  # the slots' descriptors
+# The fields a packaged paper builds together on first access: the sources and provenance
+# (93,000 entries) only for what reads them (show, the JSON exports), the rest at once.
+_GROUPS = {name: group for group in (("sources",), ("provenance",),
+                                     tuple(name for name in _BUILT if name not in ("sources", "provenance")))
+           for name in group}
 _RAW = Paper.__dict__["_raw"]  # the record of a packaged paper, less the parts already built
