@@ -24,8 +24,10 @@ The design is a set of whole-document passes over *settings*, one
    * with rule ``by-cite`` or added names under it, *steps*: each base name
      expanded one level at a time (initials, full given name), then one more
      name at a time, each added name expanded in its turn; a step is kept
-     where it splits the cites still alike, and the cites it sets apart are
-     done or go on as a set of their own (:meth:`Disambiguator._set`);
+     where it splits the cites still alike, and what the split sets apart is
+     settled by :meth:`Disambiguator._set` (rules observed with citeproc-js
+     on hand-made documents: which part leads, which cites ride along with
+     it, which part is resolved alone);
    * with a global rule, added names (``disambiguate-add-names``) for the
      whole set, one more at a time, while that separates more of it;
    * the ``disambiguate="true"`` condition, for the cites still alike;
@@ -184,6 +186,9 @@ class Disambiguator:
         self.texts: dict[str, str] = {}
         self.shown: dict[str, list[RenderedName]] = {}
         self.names_max: dict[str, dict[int, int]] = {}
+        self._bib_steps: list[Disambiguator.Step] = []
+        self._kept = -1  # the last step a set kept (see _trial)
+        self._tried = 0  # the name count of the last step tried
 
     def state(self, key: str, settings: Settings | None = None, *, area: str = "citation") -> RenderState:
         return RenderState(settings if settings is not None else self.settings[key], area=area,
@@ -252,9 +257,11 @@ class Disambiguator:
             if len(people[person_key(name.person, name.base)]) < 2:
                 continue  # no other person looks the same
             levels = [level for level in name.ladder if len(people[person_key(name.person, level)]) == 1]
-            if levels or name.ladder:
-                self.settings[key].givens[(name.position, name.index)] = (levels or name.ladder)[:1][0] \
-                    if levels else name.ladder[-1]
+            alike = len(people[person_key(name.person, name.base)])
+            if not levels:  # no level is unique: the last, if it tells the name from some others
+                levels = [level for level in name.ladder[-1:] if len(people[person_key(name.person, level)]) < alike]
+            if levels:
+                self.settings[key].givens[(name.position, name.index)] = levels[0]
                 touched.add(key)
         for key in touched:
             self.texts[key] = self._render(key, self.settings[key])
@@ -269,7 +276,8 @@ class Disambiguator:
             if remaining:  # the set is still every cite whose base form clashed
                 remaining = self._stages(group, expand=by_cite)
         elif options.add_names and remaining:
-            remaining = self._add_names(group)
+            told = [key for key in group if key not in remaining]  # told apart by the name pass:
+            remaining = self._add_names(remaining + told if len(told) > 1 else remaining)  # two or more go along
         if options.has_disambiguate and remaining:
             remaining = self._attempt(remaining, self._set_condition)
         if options.add_year_suffix and remaining:
@@ -352,65 +360,157 @@ class Disambiguator:
         Returns the cites still ambiguous.
         """
         ordered = sorted(group, key=lambda k: self.order.get(k, 0))
-        return self._set(ordered, self._steps(ordered, expand=expand), expand=expand)
+        self._bib_steps = self._steps(ordered, expand=expand)
+        return self._set(ordered, 0)
 
-    def _set(self, keys: list[str], steps: list[Step], *, expand: bool,
-             undo: dict[str, tuple[Settings, str, list[RenderedName], dict[int, int]]] | None = None) -> list[str]:
-        """One set of cites whose base forms clash, taken through *steps* (see :meth:`_steps`).
+    def _set(self, members: list[str], first: int, riders: Sequence[str] = (), *, forced: bool = False,
+             extra: bool = False) -> list[str]:
+        """One set of cites that render alike, taken through the steps from *first* on.
 
-        The set is kept in bibliography order.  Each step is tried on the
-        cites still alike (the *main* part): a step that splits them no
-        further is undone.  A kept step leaves the first part still alike in
-        bibliography order as the main part; of the cites it sets apart, a
-        single one is done, two or more go along: they take every later step
-        (an undone expansion of a base name is undone for them too), and when
-        the main part is resolved they form a set of their own, which starts
-        with one more name and whose first step is always kept.  A set whose
-        steps run out while it is still alike is returned (for the
-        ``disambiguate`` condition and year suffixes), with what went along
-        put back where it was set apart.  *undo*: where a step of a new set
-        that splits nothing goes back to.
+        *members* decide: a step is kept where it splits them further (a *forced* first step is
+        kept anyway); *riders* take every kept step without deciding.  What a kept split sets
+        apart follows rules observed with citeproc-js (black box, hand-made documents); *B* is
+        the first part still alike in bibliography order.
+
+        A split by a base name's expansion (initials, full given name): if other parts are
+        still alike, the first of them holding a cite with the most names of the set's
+        ambiguous cites is resolved alone, and *B* (or, if that part was *B*, the next part
+        alike) leads.  The other cites set apart, two or more, go along with the lead: they
+        take its later steps, undone with it, and once it is told apart they, with a lead that
+        had to give way to another part, form a set of their own that starts with one name more
+        than the last step tried (that step kept); if the steps run out first they go back to
+        where they were set apart.
+
+        A split by an added name, with *N* the part right after *B*:
+
+        * *N* absent or a single cite: each part still alike goes on as a set of its own
+          (the riders with *B*);
+        * otherwise *B* and *N* race: each is resolved alone, and the one told apart later
+          (on a tie *B*, unless its cites already show all their names) goes on as the lead:
+          its first next step is kept whether or not it helps (an expansion to the name's last
+          level at once), and every other cite of the set (before *B*, after *N*, the riders)
+          rides along with it; the other one is resolved alone.  On a tie with no cite after
+          *N*, the lead and its riders show one name more once told apart.
+
+        Returns the cites still ambiguous when the steps run out.
         """
-        members, carried = list(keys), list[str]()
+        steps = self._bib_steps
+        count = len(self._parts(members))
+        carried: list[str] = []  # set apart together by a base name's expansion (see above)
         split: dict[str, tuple[Settings, str, list[RenderedName], dict[int, int]]] = {}
-        last = 0  # the name count of the last step tried
-        for step in steps:
-            last = step[0]
-            held = {key: self._saved(key) for key in carried}
-            for key in carried:
-                self._apply(key, step)
-            before = {key: (undo or {}).get(key) or self._saved(key) for key in members}
-            count = 1 if undo is not None else len(self._parts(members))  # a new set is taken as one
+        aside: list[tuple[list[str], int]] = []  # parts set apart that go on as sets of their own
+        joined: list[str] = []  # a lead that won a race joins what went along, once told apart
+        base = min(self._base_shown[key] for key in members)
+        number = first - 1
+        while number + 1 < len(steps):
+            number += 1
+            step = steps[number]
+            while forced and step[1] is not None and number + 1 < len(steps) and steps[number + 1][:2] == step[:2]:
+                number += 1  # a forced expansion goes to the name's last level at once
+                step = steps[number]
+            before = {key: self._saved(key) for key in (*members, *riders, *carried)}
+            self._tried = step[0]
             changed = [self._apply(key, step) for key in members]
+            for key in (*riders, *carried):
+                self._apply(key, step)
             parts = self._parts(members)
-            if not any(changed) or len(parts) <= count:
+            if not forced and (not any(changed) or len(parts) <= count):
                 for key, saved in before.items():
                     self._restore(key, saved)
-                if step[0] <= min(self._base_shown[key] for key in keys):  # expanding a base name: undone for all
-                    for key, saved in held.items():
-                        self._restore(key, saved)
                 continue
-            undo = None  # a kept step is where the set goes back to from now on
-            still = [part for part in parts if len(part) > 1]
-            if not still:  # every cite of the set is told apart
-                break
-            main = still[0]
-            apart = [key for key in members if key not in main]
-            split.update((key, self._saved(key)) for key in apart)
-            if len(apart) > 1:
-                carried += apart
-            members = main
-        else:
-            alike = [key for part in self._parts(members) if len(part) > 1 for key in part]
-            if alike:  # the steps ran out: the set is still alike, and
-                for key in carried:  # what went along with it is back where it was set apart
-                    self._restore(key, split[key])
-                return [*alike, *carried]
-        if len(carried) > 1:
-            later = self._steps(carried, expand=expand, start=last + 1)
-            # a step of the new set that tells nothing apart goes back to where each cite was set apart
-            return self._set(carried, later, expand=expand, undo={key: split[key] for key in carried})
-        return []
+            forced = False
+            self._kept = max(self._kept, number)
+            if len(parts) <= count:
+                continue
+            count = len(parts)
+            alike = [part for part in parts if len(part) > 1]
+            if not alike:
+                if extra:
+                    more = (step[0] + 1, None, FAMILY)
+                    for key in (*members, *riders):
+                        self._apply(key, more)
+                return self._riders_left(riders, number + 1) + self._carried_set(carried + joined) + self._aside(aside)
+            lead = alike[0]
+            if step[1] is not None and step[0] <= base:  # a base name expanded: the rest goes along
+                alone: list[str] = []
+                if len(alike) > 1:
+                    # the first part still alike with a cite of the most names is resolved alone
+                    most = max(self.names_max[key].get(0, 0) for part in alike for key in part)
+                    alone = next(part for part in alike if any(self.names_max[key].get(0, 0) == most for key in part))
+                    if alone is lead:
+                        lead = alike[1]
+                    aside.append((alone, number + 1))
+                    joined = list(lead)
+                apart = [key for key in members if key not in lead and key not in alone]
+                if len(apart) > 1:
+                    split.update((key, self._saved(key)) for key in apart)
+                    carried += apart
+                members, count = lead, 1
+                continue
+            after = parts.index(lead) + 1
+            following = parts[after] if after < len(parts) else []
+            if len(following) < 2:
+                left = []
+                for part in alike:
+                    left += self._set(part, number + 1, riders if part is lead else ())
+                return left + self._carried_set(carried + joined) + self._aside(aside)
+            lead_done, lead_full = self._trial(lead, number + 1)
+            next_done, _ = self._trial(following, number + 1)
+            tie = lead_done == next_done
+            if lead_done < next_done or (tie and lead_full):
+                lead, following = following, lead
+            last = max(self.order.get(key, 0) for key in parts[after])
+            later = any(self.order.get(key, 0) > last for key in members)
+            others = [key for key in members if key not in lead and key not in following]
+            left = self._set(following, number + 1)
+            left += self._set(lead, number + 1, [*riders, *others], forced=True, extra=tie and not later)
+            return left + self._carried_set(carried + joined) + self._aside(aside)
+        still = [key for part in self._parts(members) if len(part) > 1 for key in part]
+        if still:  # the steps ran out: what went along is back where it was set apart, and alike too
+            for key in carried:
+                self._restore(key, split[key])
+            return [*still, *carried, *self._aside(aside)]
+        return self._carried_set(carried + joined) + self._aside(aside)
+
+    def _aside(self, parts: list[tuple[list[str], int]]) -> list[str]:
+        left = []
+        for part, first in parts:
+            left += self._set(part, first)
+        return left
+
+    def _carried_set(self, carried: list[str]) -> list[str]:
+        """Cites set apart together by a base name's expansion, once their lead is told apart:
+        a set of their own that starts with one name more than the last step tried, kept."""
+        if len(carried) < 2:
+            return []
+        carried = sorted(carried, key=lambda k: self.order.get(k, 0))
+        start = next((n for n, step in enumerate(self._bib_steps)
+                      if step[0] == self._tried + 1 and step[1] is None), None)
+        if start is None:
+            return []
+        return self._set(carried, start, forced=True)
+
+    def _riders_left(self, riders: Sequence[str], first: int) -> list[str]:
+        """Riders still alike among themselves once their lead is told apart go on as sets."""
+        left = []
+        for part in self._parts(list(riders)):
+            if len(part) > 1:
+                left += self._set(part, first)
+        return left
+
+    def _trial(self, keys: list[str], first: int) -> tuple[float, bool]:
+        """The last step *keys* resolved alone would keep (inf: never told apart), and whether
+        its cites then show all their names; the settings are left as they were."""
+        saved = {key: self._saved(key) for key in keys}
+        kept, self._kept = self._kept, -1
+        left = self._set(keys, first)
+        done: float = float("inf") if left else self._kept
+        full = all(self.settings[key].names.get(0, self._base_shown[key]) >= self.names_max[key].get(0, 0)
+                   for key in keys)
+        self._kept = kept
+        for key, value in saved.items():
+            self._restore(key, value)
+        return done, full
 
     def _parts(self, keys: list[str]) -> list[list[str]]:
         parts: dict[str, list[str]] = {}
