@@ -214,9 +214,9 @@ def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> 
 SET_MAX = 30
 QUICK_SETS = 4  # sets compared by the quick test (spread over the volume, the largest included)
 SLOW_STEP = 4  # the slow test compares every 4th set; ICML2026_ORACLE_FULL=1: every set
-# measured 87.52% on the slow test's sets (every 4th, 38,640 entries: APA 92.43%, IEEE 100%, Chicago
-# 94.46%, MLA 61.16%, Nature 99.93%, NLM 100%, Harvard 64.67%), floored; the target is 0.99
-MIN_COLLISION_AGREEMENT = 0.87
+# measured 88.11% on the slow test's sets (every 4th, 38,640 entries: APA 92.61%, IEEE 100%, Chicago
+# 94.49%, MLA 62.75%, Nature 99.93%, NLM 100%, Harvard 66.99%), floored; the target is 0.99
+MIN_COLLISION_AGREEMENT = 0.88
 
 
 def collision_sets(papers: icml2026.PaperCollection) -> list[list[dict]]:
