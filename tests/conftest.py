@@ -8,7 +8,9 @@ is the whole packaged volume (6,552 records).
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -18,6 +20,7 @@ import pytest
 # 'icml2026 update', Zotero sync state or a citation cache there would change results.
 # Set before icml2026 is imported, and inherited by every CLI the tests start.
 _USER_FOLDERS = tempfile.mkdtemp(prefix="icml2026-tests-")
+atexit.register(shutil.rmtree, _USER_FOLDERS, True)  # one a process (each xdist worker): gone at its exit
 os.environ["ICML2026_DATA_DIR"] = os.path.join(_USER_FOLDERS, "data")
 for _name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
     os.environ[_name] = os.path.join(_USER_FOLDERS, _name.lower())
@@ -47,16 +50,50 @@ def source_paper_count() -> int:
     return len(re.findall(r"^@InProceedings\{", source, flags=re.MULTILINE | re.IGNORECASE))
 
 
+# A slow test's CPU seconds, when its marker gives none (``@pytest.mark.slow(seconds=…)``).
+DEFAULT_SLOW_SECONDS = 60
+
+
+def slow_cost(item: pytest.Item) -> tuple[float, str]:
+    """A slow test's estimated CPU seconds and its group: the ``seconds`` and ``group`` of its
+    ``slow`` marker (tests of one group share an expensive session fixture, such as the built
+    website of the whole volume, and run on one worker so that it is built once)."""
+    marker = item.get_closest_marker("slow")
+    assert marker is not None
+    return float(marker.kwargs.get("seconds", DEFAULT_SLOW_SECONDS)), str(marker.kwargs.get("group", item.nodeid))
+
+
+def deal_slow(slow: list[pytest.Item], workers: int) -> list[list[pytest.Item]]:
+    """The slow tests dealt out over *workers*: a group at a time, the most expensive first,
+    each to the worker with the least estimated seconds so far (longest processing time first);
+    within a worker, its most expensive groups first."""
+    groups: dict[str, list[pytest.Item]] = {}
+    cost: dict[str, float] = {}
+    for item in slow:
+        seconds, group = slow_cost(item)
+        groups.setdefault(group, []).append(item)
+        cost[group] = cost.get(group, 0.0) + seconds
+    load = [0.0] * workers
+    dealt: list[list[str]] = [[] for _ in range(workers)]
+    for group in sorted(groups, key=lambda g: -cost[g]):  # stable: ties in collection order
+        n = min(range(workers), key=lambda w: (load[w], w))
+        dealt[n].append(group)
+        load[n] += cost[group]
+    return [[item for group in share for item in groups[group]] for share in dealt]
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``-n auto --dist worksteal``), the whole-volume tests start first,
-    dealt out over the workers.
+    dealt out over the workers by their estimated cost.
 
     Each takes a minute or more; started last, one of them would keep one worker busy while
     the others sit idle.  ``worksteal`` gives each worker an equal, consecutive share of the
     items at first, and an idle worker then takes items from the end of a busy one's share.
     So the items are laid out as one share a worker, each share beginning with its part of the
-    ``slow`` tests (every n-th of them) and filled up with the short ones.  Stable: within each
-    group the order is the collection order.  Without ``-n`` the order is left as it is.
+    ``slow`` tests (:func:`deal_slow`: the estimated seconds of each worker's part as equal as
+    they can be, the tests of one ``group`` together) and filled up with the short ones.
+    Stable: within each group the order is the collection order.  Without ``-n`` the order is
+    left as it is.
     """
     workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
     if workers < 2:
@@ -65,8 +102,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     short = iter([item for item in items if item.get_closest_marker("slow") is None])
     share = -(-len(items) // workers)
     laid_out = []
-    for n in range(workers):
-        group = slow[n::workers]
+    for group in deal_slow(slow, workers):
         group += [item for _, item in zip(range(share - len(group)), short)]
         laid_out += group
     laid_out += list(short)

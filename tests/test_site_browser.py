@@ -170,14 +170,14 @@ def volume_url(volume_site: Path) -> Iterator[str]:
     yield from serve(volume_site)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=40, group="volume-site")  # with the site, built once a worker
 def test_volume_site_has_every_paper(volume_site: Path, volume: icml2026.PaperCollection) -> None:
     assert len(list((volume_site / "papers").glob("*.html"))) == len(volume)
     index = (volume_site / "index.html").read_text(encoding="utf-8")
     assert index.count('<li><a href="papers/') == len(volume)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=20, group="volume-site")
 def test_volume_search_in_the_browser(browser: Any, volume_url: str, volume: icml2026.PaperCollection) -> None:
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     tab = context.new_page()
@@ -195,7 +195,7 @@ def test_volume_search_in_the_browser(browser: Any, volume_url: str, volume: icm
     context.close()
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=20, group="volume-site")
 def test_volume_meta_tags(volume_site: Path, volume: icml2026.PaperCollection) -> None:
     from test_site import read
 
