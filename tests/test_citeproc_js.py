@@ -43,7 +43,8 @@ from citeproc_js_oracle import even_parts, missing_reason
 from conftest import seed_ids
 
 import icml2026
-from icml2026.exporters.citation import format_entries, style_path
+from icml2026.exporters.citation import format_entries, format_items, style_path
+from icml2026.exporters.citeproc_fixes import to_html, to_text
 from icml2026.exporters.csl import to_csl
 
 HERE = Path(__file__).parent
@@ -99,14 +100,35 @@ def run_citeproc_js(items: list[dict], style: str) -> dict:
     return json.loads(run.stdout)
 
 
+def our_entries(items: list[dict], style: str) -> dict[str, tuple[list[tuple[str, str]], list[tuple[str, str]]]]:
+    """``format_entries`` of *items* as one document, per output format: (bibliography, in-text
+    citations).  Each is formatted once (``format_items``), then made text and HTML as
+    ``format_entries`` makes them (``to_text``, ``to_html``): one document's disambiguation,
+    not one per output format."""
+    bibliography = format_items(items, style=style)
+    citations = format_items(items, style=style, in_text=True)
+    return {fmt: ([(key, convert(m)) for key, m in bibliography], [(key, convert(m)) for key, m in citations])
+            for fmt, convert in (("text", to_text), ("html", to_html)) if fmt in FORMATS}
+
+
+def test_our_entries_are_format_entries(papers: icml2026.PaperCollection) -> None:
+    items = [to_csl(p, abstract=False) for p in papers.complete][:6]
+    for style in ("apa", "modern-language-association"):
+        ours = our_entries(items, style)
+        for fmt in FORMATS:
+            assert ours[fmt] == (format_entries(items, style=style, output_format=fmt),
+                                 format_entries(items, style=style, output_format=fmt, in_text=True))
+
+
 def compare_style(items: list[dict], style: str) -> list[Entry]:
     js = run_citeproc_js(items, style)
     entries = []
+    formatted = our_entries(items, style)
     for fmt in FORMATS:
-        ours = dict(format_entries(items, style=style, output_format=fmt))
+        bibliography, cites = formatted[fmt]
+        ours = dict(bibliography)
         for key, theirs in zip(js[fmt]["ids"], js[fmt]["entries"]):
             entries.append(Entry(style, fmt, "bibliography", key, normalise(ours[key]), normalise(theirs)))
-        cites = format_entries(items, style=style, output_format=fmt, in_text=True)
         for (key, mine), theirs in zip(cites, js[fmt]["citations"]):
             entries.append(Entry(style, fmt, "citation", key, normalise(mine), normalise(theirs)))
     return entries
@@ -256,12 +278,13 @@ def run_citeproc_js_documents(sets: list[list[dict]], style: str) -> dict:
 def compare_documents(sets: list[list[dict]], style: str) -> list[Entry]:
     js = run_citeproc_js_documents(sets, style)
     entries = []
+    formatted = [our_entries(document, style) for document in sets]
     for fmt in FORMATS:
-        for document, theirs in zip(sets, js[fmt]):
-            ours = dict(format_entries(document, style=style, output_format=fmt))
+        for theirs, ours_both in zip(js[fmt], formatted):
+            bibliography, cites = ours_both[fmt]
+            ours = dict(bibliography)
             for key, entry in zip(theirs["ids"], theirs["entries"]):
                 entries.append(Entry(style, fmt, "bibliography", key, normalise(ours[key]), normalise(entry)))
-            cites = format_entries(document, style=style, output_format=fmt, in_text=True)
             for (key, mine), entry in zip(cites, theirs["citations"]):
                 entries.append(Entry(style, fmt, "citation", key, normalise(mine), normalise(entry)))
     return entries
