@@ -51,7 +51,7 @@ def source_paper_count() -> int:
 
 
 # A slow test's CPU seconds, when its marker gives none (``@pytest.mark.slow(seconds=…)``).
-DEFAULT_SLOW_SECONDS = 60
+DEFAULT_SLOW_SECONDS = 20  # the unmarked ones (readers, pandoc, BBT, records) take 10–40 s
 
 
 def slow_cost(item: pytest.Item) -> tuple[float, str]:

@@ -114,7 +114,9 @@ def any_person(draw) -> Person:
     return Person(family=draw(names_), given=draw(st.none() | names_))
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+# 1,000 drawn texts (2,000 took a minute of the suite's CPU): each joins up to six pieces, hostile ones among
+# them, so every piece of HOSTILE is drawn many times over; the regressions found so far are @example below.
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                      HealthCheck.filter_too_much])
 @given(title=hostile_text(1).filter(visible), abstract=hostile_text(), authors=st.lists(any_person(), min_size=1,
                                                                                            max_size=3),

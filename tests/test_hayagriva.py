@@ -122,7 +122,7 @@ def protected_words(source_title: str) -> list[str]:
     return [w.replace("{", "").replace("}", "") for w in words if "\\" not in w]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=4, group="typst-50")  # one PDF a style (pdf_text), made once
 @pytest.mark.parametrize("style", STYLES)
 def test_typst_prints_title_and_first_author(cited: list, pdf_text: dict[str, str], style: str) -> None:
     for entry, _ in cited:
@@ -134,7 +134,7 @@ def test_typst_prints_title_and_first_author(cited: list, pdf_text: dict[str, st
             assert word in flat, (style, word, flat)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=4, group="typst-50")
 def test_ieee_prints_the_page_range(cited: list, pdf_text: dict[str, str]) -> None:
     for entry, _ in cited:
         line = reference_line(pdf_text["ieee"], entry)
@@ -144,7 +144,7 @@ def test_ieee_prints_the_page_range(cited: list, pdf_text: dict[str, str]) -> No
         assert "Proceedings of the 43rd International Conference on Machine Learning" in line
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=4, group="typst-50")
 @pytest.mark.parametrize("style", ["apa", "chicago-author-date"])
 def test_typst_drops_the_pages_in_apa_and_chicago(cited: list, pdf_text: dict[str, str], style: str) -> None:
     """The defect the README describes (Typst 0.15.2): no pages, the proceedings title twice.
