@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from built_once import built_once
 from conftest import REPO
 from test_site import cli_export, facts, latex_text, small_papers, small_site  # noqa: F401  (a fixture)
 
@@ -159,10 +160,12 @@ def test_pages_read_without_javascript(browser: Any, small_url: str) -> None:
 
 @pytest.fixture(scope="session")
 def volume_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("volume-site") / "site"
-    build(list(icml2026.load()), out, dist_folder=REPO / "dist-data",
-          cache_folder=tmp_path_factory.mktemp("site-cache"))
-    return out
+    """The website of the whole volume, built once a run: its tests share a group (one worker),
+    and a worker that takes one of them over waits for the build instead of making its own."""
+    def make(folder: Path) -> None:
+        build(list(icml2026.load()), folder / "site", dist_folder=REPO / "dist-data", cache_folder=folder / "cache")
+
+    return built_once(tmp_path_factory, "volume-site", make) / "site"
 
 
 @pytest.fixture(scope="session")
