@@ -28,6 +28,38 @@ for _name in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_H
 import icml2026  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def stale_install(installed: Path, source: Path) -> list[str]:
+    """The files of *source* (the checkout's ``src/icml2026``: its modules and packaged data)
+    that the installed package at *installed* lacks or holds with other bytes; none when the
+    install is editable (the same folder)."""
+    if installed.resolve() == source.resolve():
+        return []
+    differ = []
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            copy = installed / path.relative_to(source)
+            if not copy.is_file() or copy.read_bytes() != path.read_bytes():
+                differ.append(str(path.relative_to(source)))
+    return differ
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # The suite imports the installed package, and the CLI tests run its installed script: a
+    # copy installed (not editable) from an older checkout would be tested in place of this
+    # one, and pass or fail for the wrong code.  Checked once, before any test runs.
+    if hasattr(session.config, "workerinput"):
+        return  # the controller of an xdist run checked already
+    installed = Path(icml2026.__file__).parent
+    differ = stale_install(installed, REPO / "src" / "icml2026")
+    if installed.resolve() != (REPO / "src" / "icml2026").resolve():  # the wheel maps schema/ in
+        differ += [f"schema/{name}" for name in stale_install(installed / "schema", REPO / "schema")]
+    if differ:
+        pytest.exit(f"the installed icml2026 ({Path(icml2026.__file__).parent}) is not this checkout: "
+                    f"{len(differ)} file(s) of src/icml2026 differ or are missing there "
+                    f"({', '.join(differ[:3])}…); install it again: python3 -m pip install \".[test,lint]\"",
+                    returncode=4)
 # Copies of the inputs the records are built from (tools/sources/README.md says where each
 # comes from): the suite never needs the project's shared/ folder.
 SHARED = REPO / "tools" / "sources"
