@@ -375,9 +375,11 @@ class Disambiguator:
         A split by a base name's expansion (initials, full given name): if other parts are
         still alike, the first of them holding a cite with the most names of the set's
         ambiguous cites is resolved alone, and *B* (or, if that part was *B*, the next part
-        alike) leads.  The other cites set apart, two or more, go along with the lead: they
-        take its later steps, undone with it, and once it is told apart they, with a lead that
-        had to give way to another part, form a set of their own that starts with one name more
+        alike) leads.  The other cites set apart, two or more, go along with the lead (with *B*
+        the only part still alike, only where the expanded name is one person throughout *B*
+        or a single cite of the set holds the most names: :meth:`_goes_along`): they take its
+        later steps, undone with it, and once it is told apart they, with a lead that had to
+        give way to another part, form a set of their own that starts with one name more
         than the last step tried (that step kept); if the steps run out first they go back to
         where they were set apart.
 
@@ -442,7 +444,7 @@ class Disambiguator:
                     aside.append((alone, number + 1))
                     joined = list(lead)
                 apart = [key for key in members if key not in lead and key not in alone]
-                if len(apart) > 1:
+                if len(apart) > 1 and (alone or self._goes_along(lead, step[1], members)):
                     split.update((key, self._saved(key)) for key in apart)
                     carried += apart
                 members, count = lead, 1
@@ -471,6 +473,17 @@ class Disambiguator:
                 self._restore(key, split[key])
             return [*still, *carried, *self._aside(aside)]
         return self._carried_set(carried + joined) + self._aside(aside)
+
+    def _goes_along(self, lead: list[str], index: int, members: list[str]) -> bool:
+        """Whether the cites a base name's expansion set apart, with one part still alike, go
+        along with it: when the expanded name cannot tell the lead apart (one person), or when
+        a single cite of the set holds the most names (observed with citeproc-js)."""
+        people = {name.person for key in lead for name in self.shown[key]
+                  if name.position == 0 and name.index == index}
+        if len(people) <= 1:
+            return True
+        counts = [self.names_max[key].get(0, 0) for key in members]
+        return counts.count(max(counts)) == 1
 
     def _aside(self, parts: list[tuple[list[str], int]]) -> list[str]:
         left = []
