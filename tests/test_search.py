@@ -143,21 +143,13 @@ def test_stored_index_gives_the_same_results() -> None:
 def test_index_scanned_in_its_bytes_finds_what_the_built_one_finds(volume: icml2026.PaperCollection) -> None:
     # icml2026 list opens the stored index as bytes (Index.from_bytes: nothing split or
     # decoded); the oracle is the index folded from the records themselves.
-    import random
 
     from icml2026.store.records import data_dir
 
     built = icml2026.PaperCollection._ordered(list(volume))._search_index()
     stored = Index.from_bytes((data_dir() / "search-index.txt").read_bytes(), len(volume))
     assert stored is not None
-    rnd = random.Random(27)
-    queries = ["graph neural", "diffusion", "li", "müller", "mueller", "do-shapley", "n’guessan", "chao-han",
-               "quantum boost", "the of", "ø", "zzzz", "graph graph"]
-    for sample in rnd.sample(list(volume), 40):
-        title = (sample.title or "").split()
-        queries.append(" ".join(rnd.sample(title, min(2, len(title)))))
-        queries.append(" ".join(filter(None, (sample.authors[0].given, sample.authors[0].family))))
-    for query in queries:
+    for query in _queries(volume, 27, ["ø", "zzzz", "graph graph"]):
         assert stored.rank(query) == built.rank(query), query
         assert stored.title_prefix(query) == built.title_prefix(query), query
         if query.strip():
@@ -177,6 +169,24 @@ def test_word_index_lines_hold_each_fields_papers_as_gaps() -> None:
             ("nets", "0", "", "", "1", ""), ("pmlr", "", "", "", "", "0 1"), ("v306", "", "", "", "", "0 1")]
     assert built.to_words() == f"{Index.FORMAT} words\t2\n" + "".join("\t".join(r) + "\n" for r in rows)
     assert Index([]).to_words() == f"{Index.FORMAT} words\t0\n"
+
+
+# Queries for comparing two indexes: fixed hard cases, *extra*, and from 40 papers drawn with
+# *seed* two words of the title and the first author's name.
+_FIXED_QUERIES = ["graph neural", "diffusion", "li", "müller", "mueller", "do-shapley", "n’guessan", "chao-han",
+                  "quantum boost", "the of"]
+
+
+def _queries(volume: icml2026.PaperCollection, seed: int, extra: list[str]) -> list[str]:
+    import random
+
+    rnd = random.Random(seed)
+    queries = [*_FIXED_QUERIES, *extra]
+    for sample in rnd.sample(list(volume), 40):
+        title = (sample.title or "").split()
+        queries.append(" ".join(rnd.sample(title, min(2, len(title)))))
+        queries.append(" ".join(filter(None, (sample.authors[0].given, sample.authors[0].family))))
+    return queries
 
 
 def _from_words(built: Index, size: int) -> tuple[Index, list[int]]:
@@ -228,7 +238,6 @@ def test_stored_word_index_is_what_the_build_makes(built_volume_index: Index) ->
 
 def test_stored_word_index_finds_what_the_built_one_finds(volume: icml2026.PaperCollection,
                                                           built_volume_index: Index) -> None:
-    import random
 
     from icml2026.search import StaleIndex
     from icml2026.store.records import data_dir
@@ -238,14 +247,7 @@ def test_stored_word_index_finds_what_the_built_one_finds(volume: icml2026.Paper
     words_data = (data_dir() / "search-words.tsv").read_bytes()
     stored = Index.from_words(words_data, len(volume), lambda: scanned)
     assert stored is not None
-    rnd = random.Random(306)
-    queries = ["graph neural", "diffusion", "li", "müller", "mueller", "do-shapley", "n’guessan", "chao-han",
-               "quantum boost", "the of", "a", "ø", "zzzz", "graph graph", "e", "learn"]
-    for sample in rnd.sample(list(volume), 40):
-        title = (sample.title or "").split()
-        queries.append(" ".join(rnd.sample(title, min(2, len(title)))))
-        queries.append(" ".join(filter(None, (sample.authors[0].given, sample.authors[0].family))))
-    for query in queries:
+    for query in _queries(volume, 306, ["a", "ø", "zzzz", "graph graph", "e", "learn"]):
         assert stored.rank(query) == built_volume_index.rank(query), query
         if query.strip():
             assert stored.author_papers(query) == built_volume_index.author_papers(query), query
