@@ -189,15 +189,20 @@ class Disambiguator:
         self._bib_steps: list[Disambiguator.Step] = []
         self._kept = -1  # the last step a set kept (see _trial)
         self._tried = 0  # the name count of the last step tried
+        self._rendered: dict[tuple[str, tuple[Any, ...]], tuple[str, list[RenderedName], dict[int, int]]] = {}
 
     def state(self, key: str, settings: Settings | None = None, *, area: str = "citation") -> RenderState:
         return RenderState(settings if settings is not None else self.settings[key], area=area,
                            options=self.options, rule=self.options.rule)
 
     def _render(self, key: str, settings: Settings) -> str:
-        state = self.state(key, settings)
-        text = self._render_with(key, state)
-        self.shown[key], self.names_max[key] = state.shown, state.names_max
+        # The methods try the same settings of a cite again and again (a set's every name count,
+        # then each part of it): a render depends only on the cite and its settings, so it is kept.
+        memo = (key, settings.signature())
+        if memo not in self._rendered:
+            state = self.state(key, settings)
+            self._rendered[memo] = (self._render_with(key, state), state.shown, state.names_max)
+        text, self.shown[key], self.names_max[key] = self._rendered[memo]
         return text
 
     def run(self) -> dict[str, Settings]:
@@ -300,12 +305,14 @@ class Disambiguator:
         for count in range(2, most + 1):
             for key in keys:
                 trial = before[key][0].copy()
-                trial.names[0] = count
+                trial.names[0] = min(count, self.names_max[key].get(0, count))  # a list shows all it has
                 self.settings[key] = trial
                 self.texts[key] = self._render(key, trial)
             unique = len(self._unique(keys))
             if unique > best:
                 best, chosen = unique, {key: (self.settings[key], self.texts[key]) for key in keys}
+            if best == len(keys):
+                break  # every cite is unique: more names can only tie
         for key, (settings, text) in chosen.items():
             self.settings[key], self.texts[key] = settings, text
         remaining = [key for key in keys if key not in self._unique(keys)]
