@@ -857,18 +857,36 @@ def order_bibliography(loaded: Any, bibliography: Any) -> None:
         return  # one item is in order: its keys need not be computed
     layout = section.find(f"{{{CSL_NS}}}layout")
     items = list(bibliography.items)
-    order = list(range(len(items)))
-    for key in reversed(list(sort.iterchildren(f"{{{CSL_NS}}}key"))):
-        if key.get("variable") == "citation-number":
-            values = [(0, n) for n in range(len(items))]
-        else:
-            values = key.order_values(items, layout)
-        if key.get("sort") == "descending":
-            order.sort(key=lambda i: (values[i] is not None, values[i] or ()), reverse=True)
-        else:
-            order.sort(key=lambda i: (values[i] is None, values[i] or ()))
-    bibliography.items[:] = [items[i] for i in order]
+    keys = list(sort.iterchildren(f"{{{CSL_NS}}}key"))
+    bibliography.items[:] = [items[i] for i in _ordered(items, list(range(len(items))), keys, layout)]
     bibliography.keys[:] = [item.key for item in bibliography.items]
+
+
+def _ordered(items: list[Any], indices: list[int], keys: list[Any], layout: Any) -> list[int]:
+    """*indices* (in citation order) ordered by the first of *keys*, its ties by the next ….
+
+    A key is computed only for the items the keys before it leave tied: a
+    style's later keys (Chicago has eleven) mostly render macros for nothing.
+    """
+    if len(indices) < 2 or not keys:
+        return indices
+    key = keys[0]
+    if key.get("variable") == "citation-number":
+        values = [(0, i) for i in indices]
+    else:
+        values = key.order_values([items[i] for i in indices], layout)
+    value_of = dict(zip(indices, values))
+    if key.get("sort") == "descending":
+        ranked = sorted(indices, key=lambda i: (value_of[i] is not None, value_of[i] or ()), reverse=True)
+    else:
+        ranked = sorted(indices, key=lambda i: (value_of[i] is None, value_of[i] or ()))
+    out: list[int] = []
+    start = 0
+    for end in range(1, len(ranked) + 1):  # each run of equal values, in turn
+        if end == len(ranked) or value_of[ranked[end]] != value_of[ranked[start]]:
+            out += _ordered(items, ranked[start:end], keys[1:], layout)
+            start = end
+    return out
 
 
 FIXED_ELEMENTS: dict[str, type] = {"name": FixedName, "text": FixedText, "group": FixedGroup, "layout": FixedLayout,
