@@ -155,7 +155,7 @@ def test_disambiguation_leaves_the_order_as_it_is(style: str, tmp_path: Path) ->
 
 @pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
 @pytest.mark.parametrize("style", [pytest.param("apa", marks=pytest.mark.slow(seconds=30)),
-                                   pytest.param("chicago-author-date", marks=pytest.mark.slow(seconds=75))])
+                                   pytest.param("chicago-author-date", marks=pytest.mark.slow(seconds=50))])
 def test_volume_order_is_citeproc_js_order(style: str, volume: icml2026.PaperCollection, tmp_path: Path) -> None:
     items = [to_csl(p, abstract=False) for p in volume.complete]
     plain = without_disambiguation(style, tmp_path)  # the same order (the test above), in a third of the time

@@ -341,7 +341,7 @@ def test_disambiguation_agrees_with_citeproc_js_quick(all_sets: list[list[dict]]
     check_collisions(quick_sample(all_sets), known_collisions, "quick sample")
 
 
-@pytest.mark.slow(seconds=200)
+@pytest.mark.slow(seconds=180)
 def test_disambiguation_agrees_with_citeproc_js(all_sets: list[list[dict]], known_collisions: dict) -> None:
     step = 1 if os.environ.get("ICML2026_ORACLE_FULL") else SLOW_STEP
     check_collisions(all_sets[::step], known_collisions, "every set" if step == 1 else f"every {step}th set")

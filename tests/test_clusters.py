@@ -293,7 +293,7 @@ def test_clusters_agree_with_citeproc_js_quick(all_documents: list[Document]) ->
 
 
 @needs_node
-@pytest.mark.slow(seconds=110)
+@pytest.mark.slow(seconds=100)
 def test_clusters_agree_with_citeproc_js(all_documents: list[Document]) -> None:
     from cluster_documents import SLOW_STEP
 
