@@ -6,6 +6,13 @@ which PMLR's own BibTeX needs too (``\\k{a}``, ``\\dh``): pdfLaTeX + BibTeX with
 ``plainnat``, and pdfLaTeX + biber (``--validate-datamodel``) with biblatex.  Every batch
 must give zero errors and zero warnings in the ``.log`` and in the ``.blg``.
 
+Each batch runs pdfLaTeX, the backend, then pdfLaTeX once more, which typesets every entry:
+an error, a missing glyph or a font warning of an entry shows in that pass.  The warnings
+that only ask for one more pass (:data:`SETTLING`: references and page breaks of a first
+bibliography) are not problems; a third pass would typeset the same entries again, and on
+biblatex it is a third of the test's time.  A key the bibliography lacks still shows: biber
+and BibTeX warn in their log, and the ``.bbl`` must hold every exported entry.
+
 Batches, because one document holding the volume exceeds TeX's memory and plainnat's
 same-label suffixes (``2026a`` … ``2026z``: 342 first authors are named Wang).  A batch takes
 every n-th paper, so papers with the same label are spread over the batches; the test
@@ -43,6 +50,11 @@ BLG_PROBLEM = {"bibtex": re.compile(r"^Warning--|^I was|^I'm |^---|There (?:was|
 # TeX errors start with "!"; LaTeX, package and font warnings say "Warning"; a glyph the font
 # lacks is "Missing character".  (Overfull/underfull boxes are layout, not problems of the data.)
 LOG_PROBLEM = re.compile(r"^!|Warning|Missing character|Undefined control sequence", re.MULTILINE)
+# What the pass after the backend's first run prints to ask for another pass, nothing more.
+SETTLING = re.compile(r"^LaTeX Warning: There were undefined references\.$"
+                      r"|^LaTeX Warning: Label\(s\) may have changed\. Rerun to get cross-references right\.$"
+                      r"|^Package natbib Warning: Citation\(s\) may have changed\.$"
+                      r"|^Package biblatex Warning: Please rerun LaTeX\.$")
 TOOLS = {"bibtex": ("pdflatex", "bibtex"), "biblatex": ("pdflatex", "biber")}
 
 
@@ -75,13 +87,18 @@ def test_batches_cover_the_volume_and_stay_within_plainnat_suffixes(complete):
 
 def compile_batch(folder: Path, fmt: str, papers: list[Paper]) -> list[str]:
     """Export *papers* and compile them; the problems found (empty when clean)."""
+    return compile_bib(folder, fmt, icml2026.export(papers, fmt, abstract=True), len(papers))
+
+
+def compile_bib(folder: Path, fmt: str, bib: str, count: int) -> list[str]:
+    """Compile every entry of the *count* in *bib*; the problems found (empty when clean)."""
     folder.mkdir(parents=True)
-    (folder / "refs.bib").write_text(icml2026.export(papers, fmt, abstract=True), encoding="utf-8")
+    (folder / "refs.bib").write_text(bib, encoding="utf-8")
     (folder / "doc.tex").write_text(NATBIB_DOC if fmt == "bibtex" else BIBLATEX_DOC, encoding="utf-8")
     # -draftmode: TeX typesets everything (errors, missing glyphs) but writes no PDF.
     latex = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", "-draftmode", "doc"]
     backend = ["bibtex", "doc"] if fmt == "bibtex" else ["biber", "--validate-datamodel", "doc"]
-    for command in (latex, backend, latex, latex):
+    for command in (latex, backend, latex):
         done = subprocess.run(command, check=False, cwd=folder, capture_output=True, encoding="utf-8",
                               errors="replace", timeout=600)
         if done.returncode != 0:
@@ -91,17 +108,39 @@ def compile_batch(folder: Path, fmt: str, papers: list[Paper]) -> list[str]:
     problems = [line for line in blg.splitlines() if BLG_PROBLEM[fmt].search(line)]
     if ("This is BibTeX" if fmt == "bibtex" else "This is Biber") not in blg:  # biber --quiet: an empty .blg
         problems.append(f"no {fmt} log to read")
-    problems += [line for line in log.splitlines() if LOG_PROBLEM.search(line)]
+    problems += [line for line in log.splitlines() if LOG_PROBLEM.search(line) and not SETTLING.match(line)]
     bbl = (folder / "doc.bbl").read_text(encoding="utf-8", errors="replace")
     entries = len(re.findall(r"\\bibitem\[" if fmt == "bibtex" else r"\\entry\{", bbl))
-    if entries != len(papers):
-        problems.append(f"{entries} entries in the .bbl, {len(papers)} exported")
+    if entries != count:
+        problems.append(f"{entries} entries in the .bbl, {count} exported")
     return problems
+
+
+BROKEN = {"a TeX error": "A \\undefinedmacro title", "a font warning": "A {\\fontseries{b}\\ttfamily bold} title"}
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+@pytest.mark.parametrize("problem", sorted(BROKEN))
+def test_an_entry_that_does_not_typeset_cleanly_is_a_problem(tmp_path, fmt, problem):
+    """The two passes still catch what the entries print (the check can fail)."""
+    entry = ("@inproceedings{{doe2026{n},\n  title = {{{title}}},\n  author = {{Doe, Jane}},\n"
+             "  booktitle = {{Proc.}},\n  year = {{2026}}\n}}\n")
+    bib = entry.format(n="a", title="A clean title") + entry.format(n="b", title=BROKEN[problem])
+    assert compile_bib(tmp_path / "clean", fmt, entry.format(n="a", title="A clean title"), 1) == []
+    assert compile_bib(tmp_path / "broken", fmt, bib, 2) != []
+
+
+def test_only_the_requests_for_another_pass_are_settling():
+    assert SETTLING.match("Package biblatex Warning: Please rerun LaTeX.")
+    assert SETTLING.match("LaTeX Warning: There were undefined references.")
+    assert not SETTLING.match("LaTeX Font Warning: Font shape `T1/cmtt/b/n' undefined")
+    assert not SETTLING.match("Package biblatex Warning: Please (re)run Biber on the file:")
+    assert not SETTLING.match("LaTeX Warning: Citation `x' on page 1 undefined on input line 5.")
 
 
 # CPU seconds on a quiet machine: biber ~2 s a run and ~25 ms an entry, pdfLaTeX ~9 ms an entry a pass
 @pytest.mark.parametrize("fmt", [pytest.param("bibtex", marks=pytest.mark.slow(seconds=25)),
-                                 pytest.param("biblatex", marks=pytest.mark.slow(seconds=260))])
+                                 pytest.param("biblatex", marks=pytest.mark.slow(seconds=200))])
 def test_whole_volume_compiles_without_errors_or_warnings(tmp_path, fmt, complete):
     missing = [tool for tool in TOOLS[fmt] if shutil.which(tool) is None]
     if missing:
