@@ -611,3 +611,33 @@ def test_specification_example_full_given_names() -> None:
     """"(Doe 1950; Doe 1950)" → "(John Doe 1950; Jane Doe 1950)": Chicago shows whole given names."""
     cites = [c for _, c in format_entries(_twins("John", "Jane", "Doe"), style="chicago-author-date", in_text=True)]
     assert cites == ["(John Doe 2005)", "(Jane Doe 2005)"]
+
+
+def _smiths() -> list[dict]:
+    def item(key: str, given: str, second: str) -> dict:
+        return {"id": key, "type": "paper-conference", "title": f"Title {key}", "container-title": "ICML",
+                "issued": {"date-parts": [[2026]]},
+                "author": [{"family": "Smith", "given": given}, {"family": second, "given": "Ann"},
+                           {"family": "Jones", "given": "Bo"}]}
+
+    return [item("smith-a", "John", "Brown"), item("smith-b", "Jane", "Brown"), item("smith-c", "John", "Green")]
+
+
+def test_a_documents_entries_and_cites_share_one_disambiguation() -> None:
+    from icml2026.exporters.citation import format_items, load_style, register_items, style_path
+
+    loaded = load_style(style_path("apa"), None)
+    items = _smiths()
+    with loaded.lock, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = register_items(loaded, items, sort=True)
+        assert register_items(loaded, [dict(i) for i in items], sort=True) is first  # the same items: made once
+        changed = [*items[:2], {**items[2], "title": "Another title"}]
+        assert register_items(loaded, changed, sort=True) is not first  # any change: made again
+        assert register_items(loaded, items, sort=True, shared=False) is not first
+    # the order of the two calls does not matter: what the first leaves is what a fresh one makes
+    cites_first = format_items(items, style="apa", in_text=True), format_items(items, style="apa")
+    other = [{**i, "title": i["title"] + "."} for i in items]  # a new document of the same names
+    bibliography_first = format_items(other, style="apa"), format_items(other, style="apa", in_text=True)
+    assert [m for _, m in cites_first[0]] == [m for _, m in bibliography_first[1]]
+    assert len(cites_first[1]) == len(bibliography_first[0]) == 3

@@ -259,22 +259,39 @@ class Registration:
         self.document = document
 
 
-def register_items(loaded: Any, items: Sequence[Mapping[str, Any]], *, sort: bool) -> Registration:
+def register_items(loaded: Any, items: Sequence[Mapping[str, Any]], *, sort: bool, shared: bool = True
+                   ) -> Registration:
     """CSL-JSON *items* registered with citeproc-py as one document of the style *loaded*
     (:func:`load_style`), sorted by the style if *sort*, and disambiguated when the style asks.
 
     Call it holding ``loaded.lock`` (citeproc-py keeps its formatter on the style), with
-    citeproc-py's warnings caught; the render state is reset per cite by the caller.
+    citeproc-py's warnings caught; the render state is reset per cite by the caller.  *shared*:
+    the registration may be one made before for the same items (the caller does not change it).
     """
     from .citeproc_fixes import make_source
 
     source, ids = make_source(items)
     fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
+    # A document's bibliography and its in-text cites are two calls with the same items (our_entries,
+    # a manuscript's references and citations): its disambiguation, most of the cost, is made once.
+    memo = (id(loaded), sort, tuple(ids.values()), tuple(fingerprints.values()))
+    known = _DOCUMENTS.get(memo) if shared else None
+    if known is not None and known[0] is loaded:
+        loaded.root.fingerprints = known[1].fingerprints  # as _bibliography leaves it
+        return known[1]
     bibliography = _bibliography(loaded, source, fingerprints, sort=sort)
     registration = Registration(ids, fingerprints, bibliography, None)
     if loaded.disambiguation:
         registration.document = Document(loaded, bibliography, registration.registered, ids)
+        if shared and len(ids) > 1:
+            if len(_DOCUMENTS) >= DOCUMENTS_KEPT:
+                _DOCUMENTS.pop(next(iter(_DOCUMENTS)))  # the oldest
+            _DOCUMENTS[memo] = (loaded, registration)
     return registration
+
+
+DOCUMENTS_KEPT = 4  # documents of several disambiguated items whose registration is kept
+_DOCUMENTS: dict[tuple[Any, ...], tuple[Any, Registration]] = {}
 
 
 class Document:

@@ -445,7 +445,7 @@ def _render_document(loaded: Any, items: Sequence[Mapping[str, Any]], document: 
     with loaded.lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            registration = register_items(loaded, items, sort=True)
+            registration = register_items(loaded, items, sort=True, shared=False)  # locators register cites
             bibliography, registered = registration.bibliography, registration.registered
             number, disambiguation = registration.number, registration.document
             by_id = {real: key for key, real in registration.ids.items()}  # item id → citeproc-py key
