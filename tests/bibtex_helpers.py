@@ -73,7 +73,7 @@ def people(field_value: str, fmt: str) -> list[Person]:
     """The persons of an exported author/editor field, split and read by pybtex (or the xname reader)."""
     found = []
     for name in split_name_list(field_value):
-        if fmt == "biblatex" and _XNAME.match(name) and "-i={" in name:
+        if fmt == "biblatex" and _XNAME.match(name):  # as biber: key={value} pairs, initials or not
             found.append(person_from_xname(name))
         else:
             found.append(person_from_pybtex(PybtexPerson(name)))

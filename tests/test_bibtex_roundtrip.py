@@ -127,6 +127,9 @@ def any_person(draw) -> Person:
          also_bibtexparser=True)  # a private-use character the decoder once took for its own sentinel
 @example(title="{ $ \\", abstract="%", authors=[Person(family="N\u2019Guessan", given="A")], fmt="bibtex",
          also_bibtexparser=True)
+@example(title="0", abstract="", authors=[Person(literal="\u0126")], fmt="biblatex",
+         also_bibtexparser=True)  # a macron fallback (\\={H}) in the extended name format, split on its "="
+@example(title="0", abstract="", authors=[Person(literal="0")], fmt="biblatex", also_bibtexparser=True)
 def test_any_text_survives_export_parse_decode(base_paper, title, abstract, authors, fmt, also_bibtexparser):
     paper = dataclasses.replace(base_paper, title=markup.escape(title), title_protect=(),
                                 abstract=markup.escape(abstract), authors=tuple(authors))

@@ -221,6 +221,28 @@ def test_unicode_beyond_the_table_compiles_and_reads_back(tmp_path, fmt, papers)
         assert person.family in item
 
 
+# Names hypothesis found: a letter of no TeX font (its encoding is an \ifdefined conditional, which
+# biber once took apart as initials: pdfLaTeX stopped at "Incomplete \ifx"), a macron fallback
+# (``\={H}``, whose "=" the extended name format splits on), and a name that is only "0"
+# (biber never returned: Perl's false string).
+AWKWARD_NAMES = ((Person(literal="\u0126"),), (Person(literal="\u0180x"),),
+                 (Person(family="\u01e5a=,b", given="\u0126b"),), (Person(literal="0"),),
+                 (Person(family="\u0166", given="0"),))
+
+
+@pytest.mark.parametrize("fmt", ["bibtex", "biblatex"])
+def test_names_no_font_has_and_a_bare_zero_compile(tmp_path, fmt, papers):
+    require(fmt)
+    records = [dataclasses.replace(papers.complete[n], authors=names, abstract=None)
+               for n, names in enumerate(AWKWARD_NAMES)]
+    bbl, blg, log = run_tex(tmp_path, fmt, records, ICML_PREAMBLE)
+    assert_no_problems(fmt, blg, log)
+    assert len(bbl_items(bbl, fmt)) == len(records)
+    if fmt == "biblatex":  # the initials are letters, not pieces of a conditional
+        initials = re.findall(r"(?:family|given)i=\{([^}]*)\}", bbl)
+        assert initials and not any("ifdefined" in i or "\\else" in i for i in initials), initials
+
+
 def test_every_generated_table_entry_compiles(tmp_path):
     """Each entry of icml2026.bibtex.latex_table, in the form the encoder writes it, in its own box."""
     require("bibtex")

@@ -92,7 +92,7 @@ from functools import lru_cache
 from ..text import whole_words
 from . import normalize_space
 from .fields import BIBLATEX_FIELDS, BIBTEX_FIELDS
-from .latex_encode import encode_char, encode_markup, encode_text, protect, unicode_engine_char
+from .latex_encode import encode_char, encode_markup, encode_text, protect
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -305,7 +305,9 @@ def biblatex_name(person: Person, ascii_only: bool = False) -> str:
     """A name for biber: the BibTeX form, or the extended form when initials would break."""
     if person.literal:
         literal = normalize_space(person.literal)
-        if not _word_starts_with_command(literal, ascii_only):
+        # biber never returns from computing the initial of a name that is only "0" (Perl's
+        # false string): that one is written with its initial given
+        if literal != "0" and not _word_starts_with_command(literal, ascii_only):
             return protect(encode_text(literal, ascii_only=ascii_only, nbsp="{~}", normalized=True))
         present = [("family", literal)]
     else:
@@ -317,11 +319,13 @@ def biblatex_name(person: Person, ascii_only: bool = False) -> str:
     pieces = []
     for key, value in present:
         encoded = encode_text(value, ascii_only=ascii_only, nbsp="{~}", normalized=True)
-        encoded = encoded.replace(",", "{\\symbol{44}}").replace("=", "{\\symbol{61}}")
+        encoded = _extended_name_safe(encoded)
         if key == "family" and person.literal:
             encoded = protect(encoded)
         pieces.append(f"{key}={{{encoded}}}")
-        pieces.append(f"{key}-i={{{_initials(value, ascii_only)}}}")
+        initials = _initials(value, ascii_only)
+        if initials is not None:
+            pieces.append(f"{key}-i={{{initials}}}")
     return ", ".join(pieces)
 
 
@@ -333,17 +337,50 @@ def _word_starts_with_command(text: str, ascii_only: bool) -> bool:
                for word in words)
 
 
-def _initials(text: str, ascii_only: bool) -> str:
-    """First letters or digits of the words of *text*; its first character, braced, if none."""
+def _initials(text: str, ascii_only: bool) -> str | None:
+    """First letters or digits of the words of *text*; its first character, braced, if none.
+
+    A letter TeX's fonts lack (``Ħ``, ``ƀ``) is written as a conditional for the Unicode engines
+    (``\\ifdefined\\Umathcode…\\fi``), which biber takes apart letter by letter as initials, and
+    pdfLaTeX then stops at the unbalanced ``\\ifdefined``: its initial is its base letter
+    (``H``, ``b``), and a name with no such letter gets none of ours (biber computes one).
+    """
     letters = [word[0] for word in _NAME_WORD.findall(text) if word[0].isalnum()]
     if letters:
-        initials = "".join(encode_text(c, ascii_only=ascii_only) for c in letters)
+        encoded = [encode_text(c, ascii_only=ascii_only) for c in letters]
+        encoded = [code if "\\ifdefined" not in code else _base_letter(c) for c, code in zip(letters, encoded)]
+        if not all(encoded):
+            return None
+        initials = "".join(encoded)
     elif text[0] < "\x80":
         return f"{{\\symbol{{{ord(text[0])}}}}}"  # ASCII: within the range of pdfTeX's \\symbol
     else:
-        initials = unicode_engine_char(text[0])
-    # biber splits the extended name format on every ``,`` and ``=``, braced or not.
-    return initials.replace(",", "{\\symbol{44}}").replace("=", "{\\symbol{61}}")
+        return None  # a symbol TeX's fonts lack (see above)
+    return _extended_name_safe(initials)
+
+
+def _base_letter(char: str) -> str:
+    """The ASCII letter or digit *char* decomposes to (``Ħ`` → ``H``: NFKD keeps the stroke, so the
+    name of the character decides), or ``""``."""
+    import unicodedata
+
+    base = unicodedata.normalize("NFKD", char)[:1]
+    if not (base.isascii() and base.isalnum()):
+        words = unicodedata.name(char, "").split()
+        base = words[words.index("LETTER") + 1] if "LETTER" in words[:-1] else ""
+        base = base if len(base) == 1 and base.isascii() else ""
+        if base and "SMALL" in words:
+            base = base.lower()
+    return base if base.isascii() and base.isalnum() else ""
+
+
+def _extended_name_safe(encoded: str) -> str:
+    """*encoded* without a ``,`` or ``=``: biber splits the extended name format on every one,
+    braced or not.  A literal one becomes its ``\\symbol``; the control symbols ``\\=`` (the
+    macron accent of a fallback such as ``\\={H}``) and ``\\,`` are written with TeX's ``^^``
+    notation (``\\^^3d``, ``\\^^2c``), which TeX reads as the same command once biber has split."""
+    encoded = encoded.replace("\\=", "\\^^3d").replace("\\,", "\\^^2c")
+    return encoded.replace(",", "{\\symbol{44}}").replace("=", "{\\symbol{61}}")
 
 
 def name(person: Person, ascii_only: bool) -> str:
