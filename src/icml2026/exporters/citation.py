@@ -272,26 +272,21 @@ def register_items(loaded: Any, items: Sequence[Mapping[str, Any]], *, sort: boo
 
     source, ids = make_source(items)
     fingerprints = {key: json.dumps(item, sort_keys=True, ensure_ascii=False) for key, item in zip(ids, items)}
-    # A document's bibliography and its in-text cites are two calls with the same items (our_entries,
-    # a manuscript's references and citations): its disambiguation, most of the cost, is made once.
-    memo = (id(loaded), sort, tuple(ids.values()), tuple(fingerprints.values()))
-    known = _DOCUMENTS.get(memo) if shared else None
-    if known is not None and known[0] is loaded:
-        loaded.root.fingerprints = known[1].fingerprints  # as _bibliography leaves it
-        return known[1]
+    # A document's bibliography and its in-text cites are two calls with the same items (a
+    # manuscript's references and citations): the style keeps its last disambiguated document
+    # (under its lock, like the rest of it), so the disambiguation, most of the cost, is made once.
+    memo = (sort, tuple(ids.values()), tuple(fingerprints.values()))
+    last: tuple[tuple[Any, ...], Registration] | None = getattr(loaded, "last_document", None)
+    if shared and last is not None and last[0] == memo:
+        loaded.root.fingerprints = last[1].fingerprints  # as _bibliography leaves it
+        return last[1]
     bibliography = _bibliography(loaded, source, fingerprints, sort=sort)
     registration = Registration(ids, fingerprints, bibliography, None)
     if loaded.disambiguation:
         registration.document = Document(loaded, bibliography, registration.registered, ids)
         if shared and len(ids) > 1:
-            if len(_DOCUMENTS) >= DOCUMENTS_KEPT:
-                _DOCUMENTS.pop(next(iter(_DOCUMENTS)))  # the oldest
-            _DOCUMENTS[memo] = (loaded, registration)
+            loaded.last_document = (memo, registration)
     return registration
-
-
-DOCUMENTS_KEPT = 4  # documents of several disambiguated items whose registration is kept
-_DOCUMENTS: dict[tuple[Any, ...], tuple[Any, Registration]] = {}
 
 
 class Document:
