@@ -51,17 +51,16 @@ CLASSES = {
                 "those of the bibliography included (the volume editor 'Tong Zhang' makes every 'T. Zhang' of a "
                 "cite ambiguous); ours decides from the document's cites only.",
     "added-names": "Number of names a cite of an ambiguous set shows (and its entry, which follows the cite): "
-                   "ours settles what a kept step sets apart by rules observed with citeproc-js on hand-made "
-                   "documents (icml2026.exporters.disambiguation, Disambiguator._set: which part leads, which "
-                   "cites ride along with it and take one name more, which part is resolved alone); in large "
-                   "sets split by a first name's initials citeproc-js picks another part to resolve alone, or "
-                   "lets the cites set apart go along where ours does not (or the reverse), by a rule not "
-                   "found yet; under the global rules (APA, Chicago) cites the given names told apart go along "
-                   "into the added names in some sets and not in others.",
+                   "ours takes a by-cite set through its steps as a queue of lists, each led by a base cite "
+                   "(icml2026.exporters.disambiguation, Disambiguator._list: the base picked by name count "
+                   "compared as text, riders taking the base's kept steps, one name more for them after a "
+                   "split), rules observed with citeproc-js on hand-made documents; where a list's base is "
+                   "resolved while another part of it is still alike, citeproc-js gives the riders the steps "
+                   "that part tries, by a rule not found yet; under the global rules (APA, Chicago) cites the "
+                   "given names told apart go along into the added names in some sets and not in others.",
     "given-level": "Given-name level of a name of an ambiguous set (family, initials or full): ours expands a "
-                   "name one level per step and keeps the step where it sets cites apart (a lead's first step "
-                   "kept anyway); citeproc-js expands cites that went along with another part of the set "
-                   "differently (see added-names).",
+                   "name one level per step and keeps the step where the list's base clashes with fewer cites; "
+                   "citeproc-js expands the names of riders differently in some large sets (see added-names).",
     "year-suffix": "Year suffix: which cites of a set get one, or its letter, follows which cites the names "
                    "left ambiguous (see added-names).",
     "condition": "The disambiguate=\"true\" branch (MLA's title in the cite): which cites of a set get it follows "

@@ -23,11 +23,12 @@ The design is a set of whole-document passes over *settings*, one
 
    * with rule ``by-cite`` or added names under it, *steps*: each base name
      expanded one level at a time (initials, full given name), then one more
-     name at a time, each added name expanded in its turn; a step is kept
-     where it splits the cites still alike, and what the split sets apart is
-     settled by :meth:`Disambiguator._set` (rules observed with citeproc-js
-     on hand-made documents: which part leads, which cites ride along with
-     it, which part is resolved alone);
+     name at a time, each added name expanded in its turn; the set is taken
+     through them as a queue of lists, each led by a *base* cite, a step
+     kept where the base clashes with fewer cites; which cite is the base,
+     which cites take a kept step along with it and where the cites it sets
+     apart go on were settled by :meth:`Disambiguator._list` (rules observed
+     with citeproc-js on hand-made documents, varying one thing at a time);
    * with a global rule, added names (``disambiguate-add-names``) for the
      whole set, one more at a time, while that separates more of it;
    * the ``disambiguate="true"`` condition, for the cites still alike;
@@ -187,8 +188,7 @@ class Disambiguator:
         self.shown: dict[str, list[RenderedName]] = {}
         self.names_max: dict[str, dict[int, int]] = {}
         self._bib_steps: list[Disambiguator.Step] = []
-        self._kept = -1  # the last step a set kept (see _trial)
-        self._tried = 0  # the name count of the last step tried
+        self._document_order = {key: n for n, key in enumerate(self.keys)}
         self._rendered: dict[tuple[str, tuple[Any, ...]], tuple[str, list[RenderedName], dict[int, int]]] = {}
 
     def state(self, key: str, settings: Settings | None = None, *, area: str = "citation") -> RenderState:
@@ -362,175 +362,94 @@ class Disambiguator:
         return True
 
     def _stages(self, group: list[str], *, expand: bool) -> list[str]:
-        """The sets of cites that render alike, resolved step by step (see :meth:`_set`).
-
-        Returns the cites still ambiguous.
-        """
-        ordered = sorted(group, key=lambda k: self.order.get(k, 0))
-        self._bib_steps = self._steps(ordered, expand=expand)
-        return self._set(ordered, 0)
-
-    def _set(self, members: list[str], first: int, riders: Sequence[str] = (), *, forced: bool = False,
-             extra: bool = False) -> list[str]:
-        """One set of cites that render alike, taken through the steps from *first* on.
-
-        *members* decide: a step is kept where it splits them further (a *forced* first step is
-        kept anyway); *riders* take every kept step without deciding.  What a kept split sets
-        apart follows rules observed with citeproc-js (black box, hand-made documents); *B* is
-        the first part still alike in bibliography order.
-
-        A split by a base name's expansion (initials, full given name): if other parts are
-        still alike, the first of them holding a cite with the most names of the set's
-        ambiguous cites is resolved alone, and *B* (or, if that part was *B*, the next part
-        alike) leads.  The other cites set apart, two or more, go along with the lead (with *B*
-        the only part still alike, only where the expanded name is one person throughout *B*
-        or a single cite of the set holds the most names: :meth:`_goes_along`): they take its
-        later steps, undone with it, and once it is told apart they, with a lead that had to
-        give way to another part, form a set of their own that starts with one name more
-        than the last step tried (that step kept); if the steps run out first they go back to
-        where they were set apart.
-
-        A split by an added name, with *N* the part right after *B*:
-
-        * *N* absent or a single cite: each part still alike goes on as a set of its own
-          (the riders with *B*);
-        * otherwise *B* and *N* race: each is resolved alone, and the one told apart later
-          (on a tie *B*, unless its cites already show all their names) goes on as the lead:
-          its first next step is kept whether or not it helps (an expansion to the name's last
-          level at once), and every other cite of the set (before *B*, after *N*, the riders)
-          rides along with it; the other one is resolved alone.  On a tie with no cite after
-          *N*, the lead and its riders show one name more once told apart.
+        """The cites of *group* (one base form) resolved as a queue of lists (see :meth:`_list`).
 
         Returns the cites still ambiguous when the steps run out.
         """
+        ordered = sorted(group, key=lambda k: self.order.get(k, 0))
+        self._bib_steps = self._steps(ordered, expand=expand)
+        left: list[str] = []
+        queue: list[tuple[list[str], int, bool]] = [(list(group), 0, False)]
+        while queue:
+            members, first, forced = queue.pop(0)
+            queue += self._list(members, first, forced, left)
+        return left
+
+    def _list_order(self, keys: Iterable[str]) -> list[str]:
+        """A list's cites in the order that picks its base (observed with citeproc-js): by the
+        number of names of the first name list compared *as text* ("10" before "9"), then in
+        the document's order."""
+        return sorted(keys, key=lambda k: (str(self.names_max[k].get(0, 0)), self._document_order[k]))
+
+    def _clashing(self, base: str, keys: Iterable[str]) -> list[str]:
+        return [key for key in keys if key != base and self.texts[key] == self.texts[base]]
+
+    def _list(self, members: list[str], first: int, forced: bool, left: list[str]
+              ) -> list[tuple[list[str], int, bool]]:
+        """One list of cites taken through the steps from *first* on; returns the lists it leaves.
+
+        What follows was observed with citeproc-js on hand-made documents, varying one thing
+        at a time (``tests/test_citeproc_js.py``, the by-cite tests):
+
+        * a *forced* list first takes its first step whatever it does;
+        * cites at the head of the list (:meth:`_list_order`) that clash with none of it are
+          done; the first that clashes is the *base*, the cites rendering like it its partners,
+          the others *riders*;
+        * a step is kept where the base clashes with fewer cites, and taken by the partners
+          and, two or more of them, the riders (a lone rider keeps its form); partners it sets
+          apart become riders;
+        * once the base is unique, the partners set apart by that last step go on as a list of
+          their own from the next step; the riders do too, or, where an earlier kept step had
+          set cites apart, they start with one name more than that last step, taken whatever
+          it does.
+
+        Cites still alike with the base when the steps run out are added to *left*.
+        """
         steps = self._bib_steps
-        count = len(self._parts(members))
-        carried: list[str] = []  # set apart together by a base name's expansion (see above)
-        split: dict[str, tuple[Settings, str, list[RenderedName], dict[int, int]]] = {}
-        aside: list[tuple[list[str], int]] = []  # parts set apart that go on as sets of their own
-        joined: list[str] = []  # a lead that won a race joins what went along, once told apart
-        base = min(self._base_shown[key] for key in members)
-        number = first - 1
-        while number + 1 < len(steps):
+        number = first
+        members = self._list_order(members)
+        if forced:
+            for key in members:
+                self._apply(key, steps[number])
             number += 1
+        while members and not self._clashing(members[0], members):
+            members = members[1:]
+        if len(members) < 2:
+            return []
+        base = members[0]
+        partners = [base, *self._clashing(base, members)]
+        riders = [key for key in members if key not in partners]
+        split = False
+        while number < len(steps):
             step = steps[number]
-            while forced and step[1] is not None and number + 1 < len(steps) and steps[number + 1][:2] == step[:2]:
-                number += 1  # a forced expansion goes to the name's last level at once
-                step = steps[number]
-            before = {key: self._saved(key) for key in (*members, *riders, *carried)}
-            self._tried = step[0]
-            changed = [self._apply(key, step) for key in members]
-            for key in (*riders, *carried):
+            moving = partners + riders if len(riders) > 1 else partners
+            before = {key: self._saved(key) for key in moving}
+            for key in moving:
                 self._apply(key, step)
-            parts = self._parts(members)
-            if not forced and (not any(changed) or len(parts) <= count):
+            still = self._clashing(base, partners)
+            if len(still) >= len(partners) - 1:
                 for key, saved in before.items():
                     self._restore(key, saved)
+                number += 1
                 continue
-            forced = False
-            self._kept = max(self._kept, number)
-            if len(parts) <= count:
-                continue
-            count = len(parts)
-            alike = [part for part in parts if len(part) > 1]
-            if not alike:
-                if extra:
-                    more = (step[0] + 1, None, FAMILY)
-                    for key in (*members, *riders):
-                        self._apply(key, more)
-                return self._riders_left(riders, number + 1) + self._carried_set(carried + joined) + self._aside(aside)
-            lead = alike[0]
-            if step[1] is not None and step[0] <= base:  # a base name expanded: the rest goes along
-                alone: list[str] = []
-                if len(alike) > 1:
-                    # the first part still alike with a cite of the most names is resolved alone
-                    most = max(self.names_max[key].get(0, 0) for part in alike for key in part)
-                    alone = next(part for part in alike if any(self.names_max[key].get(0, 0) == most for key in part))
-                    if alone is lead:
-                        lead = alike[1]
-                    aside.append((alone, number + 1))
-                    joined = list(lead)
-                apart = [key for key in members if key not in lead and key not in alone]
-                if len(apart) > 1 and (alone or self._goes_along(lead, step[1], members)):
-                    split.update((key, self._saved(key)) for key in apart)
-                    carried += apart
-                members, count = lead, 1
-                continue
-            after = parts.index(lead) + 1
-            following = parts[after] if after < len(parts) else []
-            if len(following) < 2:
-                left = []
-                for part in alike:
-                    left += self._set(part, number + 1, riders if part is lead else ())
-                return left + self._carried_set(carried + joined) + self._aside(aside)
-            lead_done, lead_full = self._trial(lead, number + 1)
-            next_done, _ = self._trial(following, number + 1)
-            tie = lead_done == next_done
-            if lead_done < next_done or (tie and lead_full):
-                lead, following = following, lead
-            last = max(self.order.get(key, 0) for key in parts[after])
-            later = any(self.order.get(key, 0) > last for key in members)
-            others = [key for key in members if key not in lead and key not in following]
-            left = self._set(following, number + 1)
-            left += self._set(lead, number + 1, [*riders, *others], forced=True, extra=tie and not later)
-            return left + self._carried_set(carried + joined) + self._aside(aside)
-        still = [key for part in self._parts(members) if len(part) > 1 for key in part]
-        if still:  # the steps ran out: what went along is back where it was set apart, and alike too
-            for key in carried:
-                self._restore(key, split[key])
-            return [*still, *carried, *self._aside(aside)]
-        return self._carried_set(carried + joined) + self._aside(aside)
+            apart = [key for key in partners if key != base and key not in still]
+            if not still:
+                lists = [(apart, number + 1, False)] if len(apart) > 1 else []
+                start = self._one_name_more(step[0]) if split else number + 1
+                if len(riders) > 1 and start is not None:
+                    lists.append((riders, start, split))
+                return lists
+            split = True
+            partners = [base, *still]
+            riders += apart
+            number += 1
+        left += partners
+        return []
 
-    def _goes_along(self, lead: list[str], index: int, members: list[str]) -> bool:
-        """Whether the cites a base name's expansion set apart, with one part still alike, go
-        along with it: when the expanded name cannot tell the lead apart (one person), or when
-        a single cite of the set holds the most names (observed with citeproc-js)."""
-        people = {name.person for key in lead for name in self.shown[key]
-                  if name.position == 0 and name.index == index}
-        if len(people) <= 1:
-            return True
-        counts = [self.names_max[key].get(0, 0) for key in members]
-        return counts.count(max(counts)) == 1
-
-    def _aside(self, parts: list[tuple[list[str], int]]) -> list[str]:
-        left = []
-        for part, first in parts:
-            left += self._set(part, first)
-        return left
-
-    def _carried_set(self, carried: list[str]) -> list[str]:
-        """Cites set apart together by a base name's expansion, once their lead is told apart:
-        a set of their own that starts with one name more than the last step tried, kept."""
-        if len(carried) < 2:
-            return []
-        carried = sorted(carried, key=lambda k: self.order.get(k, 0))
-        start = next((n for n, step in enumerate(self._bib_steps)
-                      if step[0] == self._tried + 1 and step[1] is None), None)
-        if start is None:
-            return []
-        return self._set(carried, start, forced=True)
-
-    def _riders_left(self, riders: Sequence[str], first: int) -> list[str]:
-        """Riders still alike among themselves once their lead is told apart go on as sets."""
-        left = []
-        for part in self._parts(list(riders)):
-            if len(part) > 1:
-                left += self._set(part, first)
-        return left
-
-    def _trial(self, keys: list[str], first: int) -> tuple[float, bool]:
-        """The last step *keys* resolved alone would keep (inf: never told apart), and whether
-        its cites then show all their names; the settings are left as they were."""
-        saved = {key: self._saved(key) for key in keys}
-        kept, self._kept = self._kept, -1
-        left = self._set(keys, first)
-        done: float = float("inf") if left else self._kept
-        full = all(self.settings[key].names.get(0, self._base_shown[key]) >= self.names_max[key].get(0, 0)
-                   for key in keys)
-        self._kept = kept
-        for key, value in saved.items():
-            self._restore(key, value)
-        return done, full
+    def _one_name_more(self, count: int) -> int | None:
+        """The step that shows one name more than *count* (None: no cite of the set has more)."""
+        return next((n for n, step in enumerate(self._bib_steps) if step[0] == count + 1 and step[1] is None),
+                    None)
 
     def _parts(self, keys: list[str]) -> list[list[str]]:
         parts: dict[str, list[str]] = {}
