@@ -451,12 +451,6 @@ class Disambiguator:
         return next((n for n, step in enumerate(self._bib_steps) if step[0] == count + 1 and step[1] is None),
                     None)
 
-    def _parts(self, keys: list[str]) -> list[list[str]]:
-        parts: dict[str, list[str]] = {}
-        for key in keys:
-            parts.setdefault(self.texts[key], []).append(key)
-        return list(parts.values())
-
     def _saved(self, key: str) -> tuple[Settings, str, list[RenderedName], dict[int, int]]:
         return self.settings[key], self.texts[key], self.shown[key], self.names_max[key]
 
