@@ -348,14 +348,15 @@ def test_disambiguation_agrees_with_citeproc_js(all_sets: list[list[dict]], know
 
 # -- by-cite disambiguation on hand-made documents: the rules of Disambiguator._list -----------
 
-def by_cite_document(tag: str, cites: list[tuple[str, int]]) -> list[dict]:
-    """One document of cites whose first author is "Chi" with the given name and author count of
-    each entry of *cites*; every other author is a person of their own."""
-    return [{"id": f"{tag}-{n}", "type": "paper-conference", "title": f"Study number {n}", "container-title": "Proc",
-             "issued": {"date-parts": [[2026]]},
-             "author": [{"family": "Chi", "given": given},
-                        *({"family": f"Other{tag}x{n}x{k}", "given": "Ann"} for k in range(count - 1))]}
-            for n, (given, count) in enumerate(cites)]
+def by_cite_document(tag: str, cites: list[tuple]) -> list[dict]:
+    """One document of cites whose first author is "Chi", one per entry of *cites*: (given name,
+    author count) or (given name, author count, id suffix); every other author is a person of
+    their own.  The items are registered in the order of *cites*."""
+    return [{"id": f"{tag}-{cite[2] if len(cite) > 2 else n}", "type": "paper-conference",
+             "title": f"Study number {n}", "container-title": "Proc", "issued": {"date-parts": [[2026]]},
+             "author": [{"family": "Chi", "given": cite[0]},
+                        *({"family": f"Other{tag}x{n}x{k}", "given": "Ann"} for k in range(cite[1] - 1))]}
+            for n, cite in enumerate(cites)]
 
 
 BY_CITE_DOCUMENTS = {
@@ -373,6 +374,10 @@ BY_CITE_DOCUMENTS = {
     "first-unique": [("Anna", 3), ("Haotian", 4), ("Hongliang", 4), ("Jia", 5), ("Jun", 5), ("Wayne", 5)],
     # the part alike with the base needs an added name: the riders show one name more than that
     "same-given": [("Haotian", 3), ("Haotian", 3), ("Long", 4), ("Wayne", 4)],
+    # equal counts are taken in the order of the item ids, not of registration: Peter's paper
+    # leads (its id first) and is unique at once, or Xuyang's leads and the others ride
+    "id-first": [("Xuyang", 4, "b"), ("Xinghao", 6, "c"), ("Peter", 4, "a"), ("Lizhang", 8, "d")],
+    "id-last": [("Xuyang", 4, "b"), ("Xinghao", 6, "c"), ("Peter", 4, "z"), ("Lizhang", 8, "d")],
 }
 
 
@@ -393,3 +398,4 @@ def test_by_cite_documents_exercise_the_rules() -> None:
     assert out["riders"][2].startswith("(Long Chi, Otherriders") and out["base-apart"][2] == "(L. Chi et al.)"
     assert out["as-text"][2].startswith("(Long Chi, Other") and out["as-text-reversed"][2] == "(L. Chi et al.)"
     assert out["lone"][2] == "(W. Chi et al.)"
+    assert out["id-first"][2] == "(P. Chi et al.)" and out["id-last"][2].startswith("(Peter Chi, Other")

@@ -300,7 +300,7 @@ class Document:
         self.loaded = loaded
         self.registered = registered
         options = loaded.disambiguation
-        self.engine = Disambiguator(options, self._plain_cite, list(ids), bibliography.keys)
+        self.engine = Disambiguator(options, self._plain_cite, list(ids), bibliography.keys, ids)
         if len(ids) == 1 and not (options.add_givenname and options.rule.startswith("all-names")):
             # One cite clashes with no other, and only the all-names rules compare the names
             # within one cite: nothing to disambiguate, every setting stays the base one.

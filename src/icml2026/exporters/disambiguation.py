@@ -177,8 +177,9 @@ Render = Callable[[str, RenderState], str]
 class Disambiguator:
     """The settings of every cite of one document (see the module docstring)."""
 
-    def __init__(self, options: Options, render: Render, keys: Sequence[str], bibliography_order: Sequence[str]
-                 ) -> None:
+    def __init__(self, options: Options, render: Render, keys: Sequence[str], bibliography_order: Sequence[str],
+                 item_ids: Mapping[str, str] | None = None) -> None:
+        """*item_ids*: each key's item id as the document gives it (default: the key itself)."""
         self.options = options
         self._render_with = render
         self.keys = list(keys)
@@ -188,7 +189,7 @@ class Disambiguator:
         self.shown: dict[str, list[RenderedName]] = {}
         self.names_max: dict[str, dict[int, int]] = {}
         self._bib_steps: list[Disambiguator.Step] = []
-        self._document_order = {key: n for n, key in enumerate(self.keys)}
+        self.item_ids = {key: (item_ids or {}).get(key, key) for key in self.keys}
         self._rendered: dict[tuple[str, tuple[Any, ...]], tuple[str, list[RenderedName], dict[int, int]]] = {}
 
     def state(self, key: str, settings: Settings | None = None, *, area: str = "citation") -> RenderState:
@@ -377,9 +378,9 @@ class Disambiguator:
 
     def _list_order(self, keys: Iterable[str]) -> list[str]:
         """A list's cites in the order that picks its base (observed with citeproc-js): by the
-        number of names of the first name list compared *as text* ("10" before "9"), then in
-        the document's order."""
-        return sorted(keys, key=lambda k: (str(self.names_max[k].get(0, 0)), self._document_order[k]))
+        number of names of the first name list compared *as text* ("10" before "9"), then by
+        the item ids as text (whatever order the document cites or registers them in)."""
+        return sorted(keys, key=lambda k: (str(self.names_max[k].get(0, 0)), self.item_ids[k]))
 
     def _clashing(self, base: str, keys: Iterable[str]) -> list[str]:
         return [key for key in keys if key != base and self.texts[key] == self.texts[base]]
