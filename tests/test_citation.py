@@ -453,6 +453,16 @@ def test_added_names_then_initials() -> None:
     assert ours(same_initial, "chicago-author-date", in_text=True) == ["(Jane Doe 2026)", "(John Doe 2026)"]
 
 
+@pytest.mark.parametrize("style", ["apa", "chicago-author-date", "harvard-cite-them-right"])
+def test_every_cite_still_alike_gets_a_year_suffix(style: str, volume: icml2026.PaperCollection) -> None:
+    """The volume's Cao papers: citeproc-js leaves "(H. Cao et al., 2026)" and "(L. Cao et al., 2026)"
+    twice each in APA (riders of a list it gave up on); the specification gives every cite still
+    ambiguous a year suffix, so no two papers share a citation."""
+    cao = [to_csl(p, abstract=False) for p in volume.complete if p.authors and p.authors[0].family == "Cao"]
+    cites = ours(cao, style, in_text=True)
+    assert len(cao) > 15 and len(set(cites)) == len(cites)
+
+
 def test_disambiguate_condition_when_needed() -> None:
     """MLA has no year suffix: two works by one author get their titles (<if disambiguate="true">)."""
     cites = ours(TWINS_2026[:2], "modern-language-association", in_text=True)

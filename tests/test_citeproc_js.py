@@ -236,10 +236,11 @@ def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> 
 SET_MAX = 30
 QUICK_SETS = 4  # sets compared by the quick test (spread over the volume, the largest included)
 SLOW_STEP = 4  # the slow test compares every 4th set; ICML2026_ORACLE_FULL=1: every set
-# measured 97.14% on the slow test's sets (every 4th, 38,640 entries: APA 92.61%, IEEE 100%, Chicago
-# 94.49%, MLA 96.78%, Nature 99.93%, NLM 100%, Harvard 96.16%) and 98.25% on the quick sample, the lower
-# floored; the target is 0.99
-MIN_COLLISION_AGREEMENT = 0.97
+# measured 99.06% on the slow test's sets (every 4th, 38,640 entries: APA 97.83%, IEEE 100%, Chicago
+# 99.53%, MLA 99.09%, Nature 99.93%, NLM 100%, Harvard 97.07%; 224 of the 362 differences are the year
+# suffixes we give cites citeproc-js leaves alike) and 98.38% on the quick sample, the lower floored;
+# the target is 0.99
+MIN_COLLISION_AGREEMENT = 0.98
 
 
 def collision_sets(papers: icml2026.PaperCollection) -> list[list[dict]]:
@@ -399,3 +400,102 @@ def test_by_cite_documents_exercise_the_rules() -> None:
     assert out["as-text"][2].startswith("(Long Chi, Other") and out["as-text-reversed"][2] == "(L. Chi et al.)"
     assert out["lone"][2] == "(W. Chi et al.)"
     assert out["id-first"][2] == "(P. Chi et al.)" and out["id-last"][2].startswith("(Peter Chi, Other")
+# -- the same lists under added names: later counts, lone riders, forced steps, the condition --
+
+
+def coauthor_document(tag: str, cites: list[tuple[str, list[str]]]) -> list[dict]:
+    """One document of cites whose first author is "Chi": (given name, the co-authors' family
+    names), co-authors repeated where the entry repeats them.  Items are registered, and their ids
+    ordered, as *cites* lists them."""
+    return [{"id": f"{tag}-{n}", "type": "paper-conference", "title": f"Study number {n}",
+             "container-title": "Proc", "issued": {"date-parts": [[2026]]},
+             "author": [{"family": "Chi", "given": given}, *({"family": f, "given": "Ann"} for f in coauthors)]}
+            for n, (given, coauthors) in enumerate(cites)]
+
+
+_TEN = ["Li", "Zhang", "Sun", "Lia", "Dai", "Ea", "Eb", "Ec", "Ed", "Ee"]
+ADDED_NAMES_DOCUMENTS: dict[str, tuple[str, list[tuple[str, list[str]]]]] = {
+    # APA (the given-name rule is global: initials first, then whole lists): the base's part needs a
+    # third name, so the cites a second name set apart, and the riders, show a fourth
+    "forced": ("apa", [("Zhen", ["Li", "Wang", "Aa", "Ab"]), ("Zhen", ["Li", "Zhang", "Ba", "Bb"]),
+                       ("Zhen", ["Cai", "Ca", "Cb", "Cc"]), ("Zhen", ["Dong", "Da", "Db", "Dc"]),
+                       ("Yan", ["Ma", "Ea", "Eb", "Ec"]), ("Yan", ["Lv", "Fa", "Fb", "Fc"])]),
+    # ... not when the one with the fewest names has no fourth: all keep three
+    "fewest-has-no-more": ("apa", [("Zibo", ["Li", "Wang"]), ("Zekai", _TEN), ("Zhuokun", ["Cai", "Zhuang"]),
+                                   ("Zizhe", ["Dong", "Tian", "Yang", "Chen", "Chen"])]),
+    # a lone rider keeps its form even when a cite set apart joins it
+    "lone-rider": ("apa", [("Zibo", ["Li", "Wang"]), ("Zekai", _TEN), ("Fan", ["Chewi", "Dask", "Rakh"]),
+                           ("Zizhe", ["Dong", "Tian", "Yang", "Chen", "Chen"])]),
+    "lone-rider-and-two": ("apa", [("Zibo", ["Li", "Wang"]), ("Zekai", _TEN), ("Fan", ["Chewi", "Dask", "Rakh"]),
+                                   ("Zizhe", ["Dong", "Tian", "Yang", "Chen", "Chen"]),
+                                   ("Zuzu", ["Dang", "Tian", "Yang", "Chen", "Chen"])]),
+    # a list whose steps run out: its riders go back to the form they had before the set's first list
+    "run-out": ("apa", [("Junshu", ["Chang", "Huang", "Wang"]), ("Junshu", ["Chang", "Huang", "Wang"]),
+                        ("Yihang", ["Wang", "Blanchet"]), ("Li", ["Lv", "Jiang", "Sun", "Yang", "Yu"]),
+                        ("Yuhao", ["Yu", "Xu", "Miao", "Xu", "Xie"])]),
+    # a step adding a name a rider does not have: with nothing set apart yet the list stops at the
+    # names before, its partners left alike (and without year suffixes) ...
+    "beyond-a-rider": ("apa", [("Hao", ["Li", "Xu", "Yang", "Ca", "Cb", "Cc", "Cd", "Ce", "Cf"]),
+                               ("Huan", ["Li", "Xu", "Zhou", "Da", "Db"]), ("Bong", ["Ahn", "Han", "Yoon"]),
+                               ("Gyeong", ["Lee", "Cheng"])]),
+    # ... after a split only the riders stop, and the partners go on to the name that tells them apart
+    "beyond-a-rider-split": ("apa", [("Xin", ["Mao", "Xu", "Zheng", "Chen", "Li", "Shi", "Ka", "Kb"]),
+                                     ("Xin", ["Mao", "Xu", "Zheng", "Chen", "Li", "Yang", "Kc", "Kd", "Ke"]),
+                                     ("Xue", ["Zhang", "Xing", "Xu", "Wang"]), ("Xu", ["Chen", "Sun", "Bai", "Zhang"]),
+                                     ("Jia", ["Qi", "Wang"]), ("Men", ["Wang", "Sun", "Song"]),
+                                     ("Lei", ["Li", "Luo", "Sun", "Ma"])]),
+    # MLA: the disambiguate condition is the last step; a list it resolves keeps its steps
+    "condition": ("modern-language-association",
+                  [("Junshu", ["Chang", "Huang", "Wang"]), ("Shiqi", ["Lu", "Sun", "Liu", "Jiang", "Zhang", "Xu"]),
+                   ("Junshu", ["Chang", "Huang", "Wang"]), ("Yihang", ["Wang", "Blanchet"]),
+                   ("Yuhao", ["Yu", "Xu", "Miao", "Xu", "Xie"])]),
+    # the riders' extra name counts from the last list resolved: the part set apart needs a second
+    # name, so the riders show a third
+    "after-last-list": ("modern-language-association",
+                        [("Shutong", ["Zhou", "Hu", "Yao", "Yan", "Tang"]), ("Siqi", _TEN[:9]),
+                         ("Shutong", ["Zhong", "Wang", "Hu", "Pan", "Wang"]),
+                         ("Ruomeng", ["Gao", "Zollo", "Bachmat", "Zemel", "Deng"]),
+                         ("Xueying", ["Wen", "Kluettermann", "Akoglu"])]),
+}
+
+
+# citeproc-js leaves the partners of a list that stops at a rider's last name alike (two
+# "(H. Chi, Li, Xu, et al., 2026)"); the specification gives every cite still ambiguous a year
+# suffix, and so do we: in that document the two cites and entries differ by their suffix alone
+LEFT_ALIKE_BY_CITEPROC_JS = {"beyond-a-rider": ("beyond-a-rider-0", "beyond-a-rider-1")}
+
+
+def without_suffix(entry: Entry) -> str:
+    return re.sub(r"\b(2026)[ab]\b", r"\1", entry.ours)
+
+
+@pytest.mark.parametrize("tag", sorted(ADDED_NAMES_DOCUMENTS))
+def test_added_names_rules_agree_with_citeproc_js(tag: str) -> None:
+    style, cites = ADDED_NAMES_DOCUMENTS[tag]
+    entries = compare_style(coauthor_document(tag, cites), style)
+    suffixed = [e for e in entries if e.id in LEFT_ALIKE_BY_CITEPROC_JS.get(tag, ())]
+    assert all(e.ours != e.citeproc_js and without_suffix(e) == e.citeproc_js for e in suffixed)
+    differing = [e for e in entries if e.ours != e.citeproc_js and e not in suffixed]
+    report = "\n".join(f"{e.format} {e.kind} {e.id}\n  ours:        {e.ours}\n  citeproc-js: {e.citeproc_js}"
+                       for e in differing)
+    assert not differing, report
+
+
+def test_added_names_documents_exercise_the_rules() -> None:
+    """The documents above show what they are for (citeproc-js's output, checked by the test above)."""
+    out = {tag: [e.citeproc_js for e in compare_style(coauthor_document(tag, cites), style)
+                 if e.kind == "citation" and e.format == "text"]
+           for tag, (style, cites) in ADDED_NAMES_DOCUMENTS.items()}
+    assert out["forced"][4] == "(Y. Chi, Ma, Ea, Eb, et al., 2026)"
+    assert out["fewest-has-no-more"][3] == "(Chi, Dong, Tian, et al., 2026)"
+    assert out["lone-rider"][2:] == ["(F. Chi et al., 2026)", "(Z. Chi, Dong, et al., 2026)"]
+    assert out["lone-rider-and-two"][2:] == ["(F. Chi et al., 2026)", "(Z. Chi, Dong, Tian, Yang, et al., 2026)",
+                                             "(Z. Chi, Dang, Tian, Yang, et al., 2026)"]
+    assert out["run-out"][3:] == ["(L. Chi et al., 2026)", "(Y. Chi et al., 2026)"]
+    assert out["condition"][1].startswith("(Shiqi Chi, Lu, et al.") and "Study Number 0" in out["condition"][0]
+    assert out["after-last-list"][3].startswith("(Ruomeng Chi, Gao, Zollo, et al.")
+    assert out["beyond-a-rider"][:2] == ["(H. Chi, Li, Xu, et al., 2026)"] * 2
+    assert out["beyond-a-rider-split"][1] == "(X. Chi, Mao, Xu, Zheng, Chen, Li, Yang, et al., 2026)"
+    assert out["beyond-a-rider-split"][6] == "(L. Chi, Li, Luo, et al., 2026)"
+
+

@@ -51,18 +51,20 @@ CLASSES = {
                 "those of the bibliography included (the volume editor 'Tong Zhang' makes every 'T. Zhang' of a "
                 "cite ambiguous); ours decides from the document's cites only.",
     "added-names": "Number of names a cite of an ambiguous set shows (and its entry, which follows the cite): "
-                   "ours takes a by-cite set through its steps as a queue of lists, each led by a base cite "
+                   "ours takes a set through its steps as a queue of lists, each led by a base cite "
                    "(icml2026.exporters.disambiguation, Disambiguator._list: the base picked by name count "
                    "compared as text, riders taking the base's kept steps, one name more for them after a "
-                   "split), rules observed with citeproc-js on hand-made documents; where a list's base is "
-                   "resolved while another part of it is still alike, citeproc-js gives the riders the steps "
-                   "that part tries, by a rule not found yet; under the global rules (APA, Chicago) cites the "
-                   "given names told apart go along into the added names in some sets and not in others.",
+                   "split, counted from the last list resolved), rules observed with citeproc-js on "
+                   "hand-made documents; in the sets listed citeproc-js gives the riders or the cites set "
+                   "apart other counts, by a rule not found yet.",
     "given-level": "Given-name level of a name of an ambiguous set (family, initials or full): ours expands a "
                    "name one level per step and keeps the step where the list's base clashes with fewer cites; "
                    "citeproc-js expands the names of riders differently in some large sets (see added-names).",
     "year-suffix": "Year suffix: which cites of a set get one, or its letter, follows which cites the names "
-                   "left ambiguous (see added-names).",
+                   "left ambiguous (see added-names); citeproc-js leaves some cites alike without suffixes (two "
+                   "identical cites of two papers: riders of a list it gave up on, the partners of a list "
+                   "stopped at a rider's last name), and ours gives them suffixes, as the specification does "
+                   "for every cite still ambiguous.",
     "condition": "The disambiguate=\"true\" branch (MLA's title in the cite): which cites of a set get it follows "
                  "which cites the names left ambiguous (see added-names).",
 }

@@ -21,17 +21,19 @@ The design is a set of whole-document passes over *settings*, one
 3. cites whose base forms clash form sets; a set goes through the enabled
    methods in the specification's order:
 
-   * with rule ``by-cite`` or added names under it, *steps*: each base name
-     expanded one level at a time (initials, full given name), then one more
-     name at a time, each added name expanded in its turn; the set is taken
-     through them as a queue of lists, each led by a *base* cite, a step
-     kept where the base clashes with fewer cites; which cite is the base,
-     which cites take a kept step along with it and where the cites it sets
-     apart go on were settled by :meth:`Disambiguator._list` (rules observed
-     with citeproc-js on hand-made documents, varying one thing at a time);
-   * with a global rule, added names (``disambiguate-add-names``) for the
-     whole set, one more at a time, while that separates more of it;
-   * the ``disambiguate="true"`` condition, for the cites still alike;
+   * with rule ``by-cite`` or added names, *steps*: under ``by-cite`` each
+     base name expanded one level at a time (initials, full given name),
+     then one more name at a time (``disambiguate-add-names``), each added
+     name expanded in its turn under ``by-cite``, and last the
+     ``disambiguate="true"`` condition where the style tests it; the set is
+     taken through them as a queue of lists, each led by a *base* cite, a
+     step kept where the base clashes with fewer cites; which cite is the
+     base, which cites take a kept step along with it and where the cites
+     it sets apart go on were settled by :meth:`Disambiguator._list` (rules
+     observed with citeproc-js on hand-made documents, varying one thing at
+     a time);
+   * without steps, the ``disambiguate="true"`` condition for the cites
+     still alike;
    * year suffixes (``disambiguate-add-year-suffix``) for what is left, in
      bibliography order, per group of identical cites.
 
@@ -48,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FAMILY, INITIALS, FULL = 0, 1, 2  # given-name levels of a rendered name
+CONDITION = -1  # a step that sets the ``disambiguate="true"`` condition, not a given-name level
 GLOBAL_RULES = ("all-names", "all-names-with-initials", "primary-name", "primary-name-with-initials")
 
 
@@ -278,50 +281,19 @@ class Disambiguator:
         options = self.options
         by_cite = options.add_givenname and options.rule == "by-cite"
         remaining = [key for key in group if key not in self._unique(group)]  # the global pass may have told some apart
-        if by_cite or (options.add_names and options.rule not in GLOBAL_RULES):
-            if remaining:  # the set is still every cite whose base form clashed
-                remaining = self._stages(group, expand=by_cite)
-        elif options.add_names and remaining:
-            told = [key for key in group if key not in remaining]  # told apart by the name pass:
-            remaining = self._add_names(remaining + told if len(told) > 1 else remaining)  # two or more go along
-        if options.has_disambiguate and remaining:
+        if remaining and (by_cite or options.add_names):  # the set is still every cite whose base form clashed
+            self._stages(group, expand=by_cite)
+            # citeproc-js leaves some cites alike here (riders its lists gave up on, the partners of
+            # a list stopped at a rider's last name); the specification gives every cite still
+            # ambiguous a year suffix, and so do we
+            remaining = [key for key in group if key not in self._unique(group)]
+        elif options.has_disambiguate and remaining:
             remaining = self._attempt(remaining, self._set_condition)
         if options.add_year_suffix and remaining:
             self._add_year_suffixes(remaining)
 
-    def _add_names(self, keys: list[str]) -> list[str]:
-        """Names added one at a time to every cite of the set, while that separates more of them.
-
-        With a global ``givenname-disambiguation-rule`` the names are already
-        told apart; the specification adds the names "to all members of a set
-        of ambiguous cites, until no more cites in the set can be
-        disambiguated by adding names": a cite already told apart by the
-        second name still gets the third when the third separates others of
-        its set.  Cites the added names never separate go back to their base
-        form.
-        """
-        before = {key: (self.settings[key], self.texts[key]) for key in keys}
-        most = max(self.names_max[key].get(0, 0) for key in keys)
-        best, chosen = len(self._unique(keys)), dict(before)
-        for count in range(2, most + 1):
-            for key in keys:
-                trial = before[key][0].copy()
-                trial.names[0] = min(count, self.names_max[key].get(0, count))  # a list shows all it has
-                self.settings[key] = trial
-                self.texts[key] = self._render(key, trial)
-            unique = len(self._unique(keys))
-            if unique > best:
-                best, chosen = unique, {key: (self.settings[key], self.texts[key]) for key in keys}
-            if best == len(keys):
-                break  # every cite is unique: more names can only tie
-        for key, (settings, text) in chosen.items():
-            self.settings[key], self.texts[key] = settings, text
-        remaining = [key for key in keys if key not in self._unique(keys)]
-        for key in remaining:
-            self.settings[key], self.texts[key] = before[key]
-        return remaining
-
-    # A step is (names shown in the first list, the name expanded or None, its given-name level).
+    # A step is (names shown in the first list, the name expanded or None, its given-name level);
+    # level CONDITION: the ``disambiguate="true"`` condition instead.
     Step = tuple[int, int | None, int]
 
     def _steps(self, keys: list[str], *, expand: bool, start: int | None = None) -> list[Step]:
@@ -341,13 +313,17 @@ class Disambiguator:
         for count in range(start, most + 1):
             steps.append((count, None, FAMILY))
             steps += [(count, count - 1, level) for level in levels]
+        if self.options.has_disambiguate:
+            steps.append((max(most, base), None, CONDITION))
         return steps
 
     def _apply(self, key: str, step: Step) -> bool:
         """The settings of *key* changed by *step*, rendered; False if the step changes nothing for it."""
         count, index, level = step
         trial = self.settings[key].copy()
-        if count > self._base_shown[key] and count <= self.names_max[key].get(0, 0):
+        if level == CONDITION:
+            trial.disambiguate = True
+        elif count > self._base_shown[key] and count <= self.names_max[key].get(0, 0):
             trial.names[0] = count
         if index is not None:
             if not any(name.position == 0 and name.index == index for name in self.shown[key]):
@@ -362,19 +338,16 @@ class Disambiguator:
         self.texts[key] = self._render(key, trial)
         return True
 
-    def _stages(self, group: list[str], *, expand: bool) -> list[str]:
-        """The cites of *group* (one base form) resolved as a queue of lists (see :meth:`_list`).
-
-        Returns the cites still ambiguous when the steps run out.
-        """
+    def _stages(self, group: list[str], *, expand: bool) -> None:
+        """The cites of *group* (one base form) resolved as a queue of lists (see :meth:`_list`)."""
         ordered = sorted(group, key=lambda k: self.order.get(k, 0))
         self._bib_steps = self._steps(ordered, expand=expand)
-        left: list[str] = []
+        self._set_start = {key: self._saved(key) for key in group}
+        self._last_count = 0
         queue: list[tuple[list[str], int, bool]] = [(list(group), 0, False)]
         while queue:
             members, first, forced = queue.pop(0)
-            queue += self._list(members, first, forced, left)
-        return left
+            queue += self._list(members, first, forced)
 
     def _list_order(self, keys: Iterable[str]) -> list[str]:
         """A list's cites in the order that picks its base (observed with citeproc-js): by the
@@ -385,34 +358,34 @@ class Disambiguator:
     def _clashing(self, base: str, keys: Iterable[str]) -> list[str]:
         return [key for key in keys if key != base and self.texts[key] == self.texts[base]]
 
-    def _list(self, members: list[str], first: int, forced: bool, left: list[str]
-              ) -> list[tuple[list[str], int, bool]]:
+    def _list(self, members: list[str], first: int, forced: bool) -> list[tuple[list[str], int, bool]]:
         """One list of cites taken through the steps from *first* on; returns the lists it leaves.
 
         What follows was observed with citeproc-js on hand-made documents, varying one thing
-        at a time (``tests/test_citeproc_js.py``, the by-cite tests):
+        at a time (``tests/test_citeproc_js.py``, the by-cite and added-names tests):
 
-        * a *forced* list first takes its first step whatever it does;
         * cites at the head of the list (:meth:`_list_order`) that clash with none of it are
           done; the first that clashes is the *base*, the cites rendering like it its partners,
-          the others *riders*;
+          the others *riders*; a lone rider keeps its form throughout;
         * a step is kept where the base clashes with fewer cites, and taken by the partners
-          and, two or more of them, the riders (a lone rider keeps its form); partners it sets
-          apart become riders;
-        * once the base is unique, the partners set apart by that last step go on as a list of
-          their own from the next step; the riders do too, or, where an earlier kept step had
-          set cites apart, they start with one name more than that last step, taken whatever
-          it does.
-
-        Cites still alike with the base when the steps run out are added to *left*.
+          and, two or more of them, the riders; partners it sets apart become riders;
+        * once the base is unique, with no cite set apart before, the rest of the list goes on
+          as a list of its own from the next step;
+        * otherwise the partners set apart by that last step go on as a list from the next
+          step, and the riders as a *forced* list (:meth:`_forced_step`);
+        * a step that adds a name some rider does not have stops the riders at the names of
+          the step before (:meth:`_beyond_a_rider`);
+        * when the steps run out, the riders go back to the form they had before the set's
+          first list.
         """
         steps = self._bib_steps
         number = first
         members = self._list_order(members)
         if forced:
-            for key in members:
-                self._apply(key, steps[number])
-            number += 1
+            after = self._forced_step(members)
+            if after is None:
+                return []
+            number = after
         while members and not self._clashing(members[0], members):
             members = members[1:]
         if len(members) < 2:
@@ -420,37 +393,79 @@ class Disambiguator:
         base = members[0]
         partners = [base, *self._clashing(base, members)]
         riders = [key for key in members if key not in partners]
+        if len(riders) == 1:
+            riders = []  # a lone rider keeps its form, even once others join the riders
         split = False
         while number < len(steps):
             step = steps[number]
-            moving = partners + riders if len(riders) > 1 else partners
+            if len(riders) > 1 and self._beyond_a_rider(step, base, riders):
+                self._show_names(riders if split else partners + riders, step[0] - 1)
+                if not split:
+                    return []  # the list stops there, its partners still alike
+                riders = []  # the riders stop; the partners go on alone
+            moving = partners + riders if len(riders) > 1 else partners  # a lone rider keeps its form
             before = {key: self._saved(key) for key in moving}
-            for key in moving:
+            for key in before:
                 self._apply(key, step)
             still = self._clashing(base, partners)
+            number += 1
             if len(still) >= len(partners) - 1:
                 for key, saved in before.items():
                     self._restore(key, saved)
-                number += 1
                 continue
             apart = [key for key in partners if key != base and key not in still]
-            if not still:
-                lists = [(apart, number + 1, False)] if len(apart) > 1 else []
-                start = self._one_name_more(step[0]) if split else number + 1
-                if len(riders) > 1 and start is not None:
-                    lists.append((riders, start, split))
-                return lists
-            split = True
-            partners = [base, *still]
-            riders += apart
-            number += 1
-        left += partners
+            if still:
+                split = True
+                partners = [base, *still]
+                riders += apart
+                continue
+            self._last_count = step[0]
+            if not split:
+                rest = apart + riders
+                return [(rest, number, False)] if len(rest) > 1 else []
+            lists = [(apart, number, False)] if len(apart) > 1 else []
+            if len(riders) > 1:
+                lists.append((riders, number, True))
+            return lists
+        for key in riders:
+            self._restore(key, self._set_start[key])
         return []
+
+    def _beyond_a_rider(self, step: Step, base: str, riders: list[str]) -> bool:
+        """Whether *step* adds a name the base has and some rider has not (observed with
+        citeproc-js: the riders then keep the names of the step before; a list with no cite
+        set apart yet stops there whole, partners included, otherwise the partners go on
+        without the riders)."""
+        count, index, level = step
+        return (index is None and level != CONDITION and self.names_max[base].get(0, 0) >= count
+                and any(self.names_max[key].get(0, 0) < count for key in riders))
+
+    def _show_names(self, keys: list[str], count: int) -> None:
+        number = self._one_name_more(count - 1)
+        if number is not None:
+            for key in keys:
+                self._apply(key, self._bib_steps[number])
+
+    def _forced_step(self, members: list[str]) -> int | None:
+        """Riders set apart on the way: they first show one name more than the last step a
+        list of the set was resolved at (None: no cite has more), taken by all of them where it
+        changes the one with the fewest names, by none otherwise (observed with citeproc-js).
+        Returns the next step."""
+        number = self._one_name_more(self._last_count)
+        if number is None:
+            return None
+        step = self._bib_steps[number]
+        fewest = min(members, key=lambda k: (self.names_max[k].get(0, 0), self.item_ids[k]))
+        if self._apply(fewest, step):
+            for key in members:
+                if key != fewest:
+                    self._apply(key, step)
+        return number + 1
 
     def _one_name_more(self, count: int) -> int | None:
         """The step that shows one name more than *count* (None: no cite of the set has more)."""
-        return next((n for n, step in enumerate(self._bib_steps) if step[0] == count + 1 and step[1] is None),
-                    None)
+        return next((n for n, step in enumerate(self._bib_steps) if step[0] == count + 1 and step[1] is None
+                     and step[2] != CONDITION), None)
 
     def _saved(self, key: str) -> tuple[Settings, str, list[RenderedName], dict[int, int]]:
         return self.settings[key], self.texts[key], self.shown[key], self.names_max[key]
