@@ -34,8 +34,9 @@ The design is a set of whole-document passes over *settings*, one
      a time);
    * without steps, the ``disambiguate="true"`` condition for the cites
      still alike;
-   * year suffixes (``disambiguate-add-year-suffix``) for what is left, in
-     bibliography order, per group of identical cites.
+   * year suffixes (``disambiguate-add-year-suffix``) for every cite still
+     alike, in bibliography order, per group of identical cites (citeproc-js
+     leaves some alike; the specification does not).
 
 A year suffix, added names and expanded names reach the bibliography entry
 too (as a minimum: an entry that shows more keeps its own).
@@ -340,8 +341,7 @@ class Disambiguator:
 
     def _stages(self, group: list[str], *, expand: bool) -> None:
         """The cites of *group* (one base form) resolved as a queue of lists (see :meth:`_list`)."""
-        ordered = sorted(group, key=lambda k: self.order.get(k, 0))
-        self._bib_steps = self._steps(ordered, expand=expand)
+        self._bib_steps = self._steps(group, expand=expand)
         self._set_start = {key: self._saved(key) for key in group}
         self._last_count = 0
         queue: list[tuple[list[str], int, bool]] = [(list(group), 0, False)]
