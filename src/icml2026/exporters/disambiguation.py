@@ -112,6 +112,21 @@ class RenderState:
         self.names_max: dict[int, int] = {}  # name list → names it has
         self.first_names: tuple[str, str] | None = None  # for subsequent-author-substitute
         self.suffix_done = False
+        self._entry_names: list[tuple[str, ...]] | None = None
+
+    def entry_names(self, first_list: Sequence[Mapping[str, Any]]) -> list[tuple[str, ...]] | None:
+        """The people a bibliography entry has named so far, for styles whose given names are
+        disambiguated ``by-cite``; None elsewhere.  Observed of citeproc-js: in such an entry a
+        name whose initials and family name another person of the entry shares is written in
+        full ("Tong Zhang" among the editors of a paper by "Zhang, T." Teng).  The first name
+        list (the one the bibliography is sorted by) counts whole, before any name is written;
+        every later name once written.  Cites are not affected, nor are other entries."""
+        if self.area != "bibliography" or not self.options.add_givenname or self.rule != "by-cite":
+            return None
+        if self._entry_names is None:
+            self._entry_names = [person_of(name) for name in first_list
+                                 if "literal" not in name and name.get("given")]
+        return self._entry_names
 
     @property
     def year_suffix(self) -> int | None:
