@@ -443,6 +443,29 @@ ADDED_NAMES_DOCUMENTS: dict[str, tuple[str, list[tuple[str, list[str]]]]] = {
                                      ("Xue", ["Zhang", "Xing", "Xu", "Wang"]), ("Xu", ["Chen", "Sun", "Bai", "Zhang"]),
                                      ("Jia", ["Qi", "Wang"]), ("Men", ["Wang", "Sun", "Song"]),
                                      ("Lei", ["Li", "Luo", "Sun", "Ma"])]),
+    # a cite of three names heads the first list (its initial sets it apart): at the step adding
+    # a fourth name, told apart there, the base alone keeps it (two riders) ...
+    "head-short": ("apa", [("Jun", ["Lee", "Kim", "Kim", "Lim", "Oh", "Ox"]), ("Jin", ["Lee", "Kim", "Kim"]),
+                           ("Cao", ["Lee", "Kim"]), ("Kai", ["Liu", "Tang", "Zhang"]),
+                           ("Dan", ["Lyou", "Cho", "Kim", "Lee", "Choi"])]),
+    # ... after a split (a third "J. Chi" set apart by the second name), the partner set apart
+    # there keeps the step too, the riders (that one among them) go back to their first form ...
+    "head-short-after-split": ("apa", [("Jun", ["Lee", "Kim", "Kim", "Lim", "Oh", "Ox"]),
+                                       ("Jin", ["Lee", "Kim", "Kim"]), ("Cao", ["Lee", "Kim"]),
+                                       ("Kai", ["Liu", "Tang", "Zhang"]), ("Dan", ["Lyou", "Cho", "Kim", "Lee", "Choi"]),
+                                       ("Jay", ["Ma", "Zhao", "Nair", "Sp", "Co"])]),
+    # ... not told apart there, the list gives up ...
+    "head-short-gives-up": ("apa", [("Jun", ["Lee", "Kim", "Kim", "Ko"]), ("Jin", ["Lee", "Kim", "Kim", "Ma"]),
+                                    ("Cao", ["Lee", "Kim"]), ("Kai", ["Liu", "Tang", "Zhang"]),
+                                    ("Dan", ["Lyou", "Cho", "Kim", "Lee", "Choi"])]),
+    # ... with no riders moving, the partners keep the step as ever; a head of two names (shown
+    # whole at its base form) bounds nothing
+    "head-short-no-riders": ("apa", [("Jun", ["Lee", "Kim", "Ko", "Lim", "Oh", "Ox"]),
+                                     ("Jin", ["Lee", "Kim", "Kim", "Ma"]), ("Cao", ["Lee", "Kim"]),
+                                     ("Kai", ["Liu", "Tang", "Zhang"]), ("Dan", ["Lyou", "Cho", "Kim", "Lee", "Choi"])]),
+    "head-whole": ("apa", [("Jun", ["Lee", "Kim", "Kim", "Lim", "Oh", "Ox"]), ("Jin", ["Lee", "Kim", "Kim"]),
+                           ("Cao", ["Lee"]), ("Kai", ["Liu", "Tang", "Zhang", "Wu", "Xu"]),
+                           ("Dan", ["Lyou", "Cho", "Kim", "Lee", "Choi"])]),
     # MLA: the disambiguate condition is the last step; a list it resolves keeps its steps
     "condition": ("modern-language-association",
                   [("Junshu", ["Chang", "Huang", "Wang"]), ("Shiqi", ["Lu", "Sun", "Liu", "Jiang", "Zhang", "Xu"]),
@@ -496,5 +519,13 @@ def test_added_names_documents_exercise_the_rules() -> None:
     assert out["beyond-a-rider"][:2] == ["(H. Chi, Li, Xu, et al., 2026)"] * 2
     assert out["beyond-a-rider-split"][1] == "(X. Chi, Mao, Xu, Zheng, Chen, Li, Yang, et al., 2026)"
     assert out["beyond-a-rider-split"][6] == "(L. Chi, Li, Luo, et al., 2026)"
+    assert out["head-short"] == ["(J. Chi et al., 2026)", "(J. Chi, Lee, Kim, & Kim, 2026)", "(C. Chi et al., 2026)",
+                                 "(K. Chi et al., 2026)", "(D. Chi et al., 2026)"]
+    assert out["head-short-after-split"][0] == "(J. Chi, Lee, Kim, Kim, et al., 2026)"
+    assert out["head-short-after-split"][3:] == ["(K. Chi et al., 2026)", "(D. Chi et al., 2026)", "(J. Chi et al., 2026)"]
+    assert out["head-short-gives-up"][:2] == ["(J. Chi et al., 2026a)", "(J. Chi et al., 2026b)"]
+    assert out["head-short-no-riders"][:2] == ["(J. Chi, Lee, Kim, Ko, et al., 2026)",
+                                               "(J. Chi, Lee, Kim, Kim, et al., 2026)"]
+    assert out["head-whole"][3] == "(K. Chi, Liu, Tang, Zhang, et al., 2026)"
 
 

@@ -38,6 +38,9 @@ from icml2026.exporters.clusters import Cite, parse_cite_option, positions
 HERE = Path(__file__).parent
 # measured on the slow test's documents: every citation whose cites agree alone agrees as a cluster
 MIN_CLEAN_AGREEMENT = 0.99
+# all citations of the slow test's documents, the disambiguation's differences included: measured
+# 99.05% (12,258 of 12,376), the issue's target
+MIN_AGREEMENT = 0.99
 
 
 def _skip_reason() -> str | None:
@@ -257,7 +260,8 @@ def _known_documents() -> dict[tuple[str, str, str, int], dict[str, Any]]:
     return {(d["style"], d["format"], d["document"], d["cluster"]): d for d in data["differences"]}
 
 
-def check_documents(compared: list[Compared], label: str) -> None:
+def check_documents(compared: list[Compared], label: str, minimum: float = 0.0) -> None:
+    """Every difference of a clean citation listed; *minimum*: the share of all citations identical."""
     print(f"\ncitation clusters ({label}): {summary(compared)}")
     known = _known_documents()
     clean = [c for c in compared if not c.disambiguation]
@@ -271,6 +275,8 @@ def check_documents(compared: list[Compared], label: str) -> None:
     assert not stale, f"listed in {KNOWN.name} but now identical (remove them): {stale[:20]}"
     share = (len(clean) - len(differing)) / len(clean)
     assert share >= MIN_CLEAN_AGREEMENT, f"only {share:.2%} of the clusters agree"
+    overall = sum(c.ours == c.citeproc_js for c in compared) / len(compared)
+    assert overall >= minimum, f"only {overall:.2%} of all citations agree"
 
 
 @pytest.fixture(scope="module")
@@ -298,4 +304,5 @@ def test_clusters_agree_with_citeproc_js(all_documents: list[Document]) -> None:
     from cluster_documents import SLOW_STEP
 
     docs = all_documents[::SLOW_STEP]
-    check_documents([c for style in STYLES for c in compare(docs, style)], f"every {SLOW_STEP}th document")
+    check_documents([c for style in STYLES for c in compare(docs, style)], f"every {SLOW_STEP}th document",
+                    MIN_AGREEMENT)

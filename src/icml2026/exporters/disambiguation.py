@@ -389,7 +389,8 @@ class Disambiguator:
         * otherwise the partners set apart by that last step go on as a list from the next
           step, and the riders as a *forced* list (:meth:`_forced_step`);
         * a step that adds a name some rider does not have stops the riders at the names of
-          the step before (:meth:`_beyond_a_rider`);
+          the step before (:meth:`_beyond_a_rider`); one that adds a name the cite heading the
+          set's first list does not have stops the list (:meth:`_beyond_the_head`);
         * when the steps run out, the riders go back to the form they had before the set's
           first list.
         """
@@ -401,10 +402,15 @@ class Disambiguator:
             if after is None:
                 return []
             number = after
+        head = []
         while members and not self._clashing(members[0], members):
+            head.append(members[0])
             members = members[1:]
         if len(members) < 2:
             return []
+        # the set's first list, led by a cite the given names set apart (global rules): the
+        # names that cite has bound the steps (:meth:`_beyond_the_head`)
+        leader = head[0] if head and first == 0 and not forced else None
         base = members[0]
         partners = [base, *self._clashing(base, members)]
         riders = [key for key in members if key not in partners]
@@ -424,6 +430,17 @@ class Disambiguator:
                 self._apply(key, step)
             still = self._clashing(base, partners)
             number += 1
+            if leader is not None and self._beyond_the_head(step, leader):
+                if still:  # the list gives up, its partners alike
+                    for key, saved in before.items():
+                        self._restore(key, saved)
+                    return []
+                if len(riders) > 1:  # the riders, and what the step sets apart unless split before, go back
+                    apart = [key for key in partners if key != base]
+                    for key in riders + ([] if split else apart):
+                        self._restore(key, self._set_start[key])
+                    self._last_count = step[0]
+                    return []
             if len(still) >= len(partners) - 1:
                 for key, saved in before.items():
                     self._restore(key, saved)
@@ -445,6 +462,17 @@ class Disambiguator:
         for key in riders:
             self._restore(key, self._set_start[key])
         return []
+
+    def _beyond_the_head(self, step: Step, leader: str) -> bool:
+        """Whether *step* adds a name the cite at the head of the set's first list lacks, that
+        cite abbreviated at its base form.  Observed with citeproc-js (APA: a "C. Lee et al." of
+        three names ahead of two "J. Lee et al."): at such a step, if the base is not yet told
+        apart the list gives up, its partners left alike; if it is, and two or more riders move
+        with it, the riders go back to their form before the set's first list, and so do the
+        partners the step sets apart unless the list was split before; the list ends."""
+        count, index, level = step
+        names = self.names_max[leader].get(0, 0)
+        return (index is None and level != CONDITION and self._base_shown[leader] < names < count)
 
     def _beyond_a_rider(self, step: Step, base: str, riders: list[str]) -> bool:
         """Whether *step* adds a name the base has and some rider has not (observed with
