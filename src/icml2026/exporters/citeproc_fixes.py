@@ -302,11 +302,11 @@ def smart_apostrophes(text: str) -> str:
     ``Attention's`` → ``Attention’s``, ``O'Brien`` → ``O’Brien``.  A quotation in
     straight quotes, double or single, becomes ``“word”`` (inside a quoted title
     ``‘word’``: :meth:`FixedText.quote`); at the end of the text its end is marked so
-    that punctuation-in-quote applies to it; a single quote that closes nothing is an apostrophe (``Models’``),
-    one that opens nothing that closes is one too (``’90s``), and a double quote
-    without its partner stays straight.  Which way a quote faces is read from the
-    characters beside it, past formatting markers.  Verbatim fields (URL, DOI…) are
-    left alone.
+    that punctuation-in-quote applies to it; a single quote that closes nothing is an
+    apostrophe (``Models’``), one that opens nothing that closes is one too (``’90s``),
+    and a double quote without its partner stays straight.  Which way a quote faces is
+    read from the characters beside it, past formatting markers.  Verbatim fields (URL,
+    DOI…) are left alone.
     """
     if '"' not in text and "'" not in text:
         return text
@@ -402,8 +402,8 @@ class _Memo(model.CitationStylesElement):  # a mixin for citeproc-py's elements
 
 
 _BARE_LETTER = re.compile(r"(?<!\w)([^\W\d_])(?=\s|$)")
-# a given name's word already abbreviated ("St."), kept when the rest is initialised, as citeproc-js does
 _HYPHEN_PART = re.compile(r"-(\w+)")
+# a given name's word already abbreviated ("St."), kept when the rest is initialised, as citeproc-js does
 _ABBREVIATED = re.compile(r"[^\W\d_]{2,}\.")
 
 
@@ -700,8 +700,9 @@ def _capitalized(core: str, *, sentence_start: bool, last: bool, leads_compound:
     CSL 1.0.2: every word but stop words, which are capitalised first, last and after a
     colon.  As citeproc-js (observed): after ``?``/``!`` as after a colon; a single letter
     only where a sentence starts ("The x Factor", "e.g.", but "X2"); a stop word followed
-    by digits as the stop word ("a v2 Model"); a stop word or letter that begins a hyphenated word ("By-Product",
-    "K-Means") while the title has had none of :data:`_ENDS_LEADING_COMPOUNDS`.
+    by digits as the stop word ("a v2 Model"); a stop word or letter that begins a
+    hyphenated word ("By-Product", "K-Means") while the title has had none of
+    :data:`_ENDS_LEADING_COMPOUNDS`.
     """
     if len(core) == 1:
         return sentence_start or leads_compound
