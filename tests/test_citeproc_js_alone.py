@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -81,7 +82,7 @@ VOLUME_DIFFERENCES = {
 VOLUME_STYLES = ("chicago-author-date", "apa", "harvard-cite-them-right")
 
 
-def _item(key: str, title: str, authors: list[tuple[str, str]], editors: list[tuple[str, str]] = ()
+def _item(key: str, title: str, authors: Sequence[tuple[str, str]], editors: Sequence[tuple[str, str]] = ()
           ) -> dict[str, Any]:
     def names(pairs: Any) -> list[dict[str, str]]:
         return [{"family": family, "given": given} for family, given in pairs]

@@ -429,17 +429,6 @@ def _written_initials(given: str, mark: str = ".") -> str:
     return _dotted_initials(_INITIAL_BEFORE.sub(write, given), period)
 
 
-def _initials_of(given: str) -> str:
-    return re.sub(r"(\w)\w*", r"\1", given)
-
-
-def _initials_alike(person: tuple[str, ...], others: list[tuple[str, ...]]) -> bool:
-    """Whether *others* hold another person of *person*'s family name and initials ("Tong" and
-    "Teng" Zhang are both "T. Zhang")."""
-    family, given = person
-    return any(f == family and g != given and _initials_of(g) == _initials_of(given) for f, g in others)
-
-
 def _only_initials(given: str) -> bool:
     return all(len(word) == 1 and word.isupper() for word in given.split()) and bool(given.strip())
 
@@ -528,7 +517,7 @@ class FixedName(_Memo, model.Name):
         return shown
 
     def _process_disambiguated(self, item, variable, context, state):
-        from .disambiguation import RenderedName, expansion_ladder, person_of
+        from .disambiguation import RenderedName, expansion_ladder, initials_alike, person_of
 
         names = item.reference.get(variable, [])
         position = state.nameset
@@ -550,7 +539,7 @@ class FixedName(_Memo, model.Name):
                                           rule=state.rule) if name.get("given") else ()
                 state.shown.append(RenderedName(position, index, person_of(name), base, ladder))
                 if entry_names is not None:
-                    if base == 1 and _initials_alike(person_of(name), entry_names):
+                    if base == 1 and initials_alike(person_of(name), entry_names):
                         level = 2
                     entry_names.append(person_of(name))
             texts.append(self._format_one(name, i, level, context))
@@ -711,7 +700,7 @@ def _capitalized(core: str, *, sentence_start: bool, last: bool, leads_compound:
     return True
 
 
-def _title_case_word(word: str, casing: _Casing, last: bool = False) -> str:
+def _title_case_word(word: str, casing: _Casing, last: bool) -> str:
     """Fix 12: each part of a compound word is a word ("Heterogeneity-Aware", "State-of-the-Art").
 
     citeproc-py left any word holding a capital alone; citeproc-js cases the parts

@@ -171,6 +171,13 @@ def person_key(person: tuple[str, ...], level: int) -> tuple[str, ...]:
     return "full", family, given
 
 
+def initials_alike(person: tuple[str, ...], others: Iterable[tuple[str, ...]]) -> bool:
+    """Whether *others* hold another person who looks like *person* at initials ("Tong" and
+    "Teng" Zhang are both "T. Zhang")."""
+    key = person_key(person, INITIALS)
+    return any(other != person and person_key(other, INITIALS) == key for other in others)
+
+
 def person_of(name: Mapping[str, Any]) -> tuple[str, ...]:
     family = " ".join(str(name[k]) for k in ("non-dropping-particle", "family") if name.get(k))
     given = " ".join(str(name[k]) for k in ("given", "dropping-particle") if name.get(k))
