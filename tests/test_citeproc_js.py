@@ -236,10 +236,11 @@ def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> 
 SET_MAX = 30
 QUICK_SETS = 4  # sets compared by the quick test (spread over the volume, the largest included)
 SLOW_STEP = 4  # the slow test compares every 4th set; ICML2026_ORACLE_FULL=1: every set
-# measured 99.17% on the slow test's sets (every 4th, 38,640 entries: APA 97.83%, IEEE 100%, Chicago
-# 99.60%, MLA 99.13%, Nature 99.93%, NLM 100%, Harvard 97.68%; 224 of the 322 differences are the year
-# suffixes we give cites citeproc-js leaves alike), the quick sample lower, floored; the target is 0.99
-MIN_COLLISION_AGREEMENT = 0.98
+# measured 99.39% on the slow test's sets with the quick sample (every 4th, 38,640 entries: APA 97.83%,
+# IEEE, MLA and NLM 100%, Chicago 99.60%, Nature 99.93%, Harvard 98.41%; 224 of the 234 differences
+# are the year suffixes we give cites citeproc-js leaves alike), 99.55% on every set (136,584
+# entries; 99.88% without the year suffixes), the quick sample 100%; floored, the target
+MIN_COLLISION_AGREEMENT = 0.99
 
 
 def collision_sets(papers: icml2026.PaperCollection) -> list[list[dict]]:
@@ -378,6 +379,17 @@ BY_CITE_DOCUMENTS = {
     # leads (its id first) and is unique at once, or Xuyang's leads and the others ride
     "id-first": [("Xuyang", 4, "b"), ("Xinghao", 6, "c"), ("Peter", 4, "a"), ("Lizhang", 8, "d")],
     "id-last": [("Xuyang", 4, "b"), ("Xinghao", 6, "c"), ("Peter", 4, "z"), ("Lizhang", 8, "d")],
+    # riders go in groups, one per step that set them apart: Long (by the initial) and Hongliang
+    # (by the full given name) are a group of one each, and keep their form ...
+    "groups-by-step": [("Haotian", 5), ("Haotian", 5), ("Long", 5), ("Hongliang", 5)],
+    # ... two groups of two ride, each then shows one name more than the group before: three, four ...
+    "two-groups": [("Haotian", 5), ("Haotian", 5), ("Long", 5), ("Wayne", 5), ("Hongliang", 5), ("Hexin", 5)],
+    # ... or as many as its cite with the fewest names has: three, three
+    "two-groups-capped": [("Haotian", 10), ("Haotian", 10), ("Long", 10), ("Wayne", 10), ("Hongliang", 3),
+                          ("Hexin", 10)],
+    # the partners set apart last go on as a list carrying the riders along: Long and Wayne ride
+    # with the two Haotians, Hexin (set apart with them, not alike them) keeps its form
+    "carried": [("Haotian", 5), ("Haotian", 5), ("Long", 5), ("Wayne", 5), ("Hongliang", 3), ("Hexin", 5)],
 }
 
 
@@ -399,6 +411,10 @@ def test_by_cite_documents_exercise_the_rules() -> None:
     assert out["as-text"][2].startswith("(Long Chi, Other") and out["as-text-reversed"][2] == "(L. Chi et al.)"
     assert out["lone"][2] == "(W. Chi et al.)"
     assert out["id-first"][2] == "(P. Chi et al.)" and out["id-last"][2].startswith("(Peter Chi, Other")
+    assert out["groups-by-step"][2:] == ["(L. Chi et al.)", "(Hongliang Chi et al.)"]
+    assert [c.count("Other") for c in out["two-groups"][2:]] == [2, 2, 3, 3]
+    assert [c.count("Other") for c in out["two-groups-capped"][2:]] == [2, 2, 2, 2]
+    assert [c.count("Other") for c in out["carried"][2:]] == [2, 2, 0, 0]
 # -- the same lists under added names: later counts, lone riders, forced steps, the condition --
 
 
@@ -471,6 +487,34 @@ ADDED_NAMES_DOCUMENTS: dict[str, tuple[str, list[tuple[str, list[str]]]]] = {
                   [("Junshu", ["Chang", "Huang", "Wang"]), ("Shiqi", ["Lu", "Sun", "Liu", "Jiang", "Zhang", "Xu"]),
                    ("Junshu", ["Chang", "Huang", "Wang"]), ("Yihang", ["Wang", "Blanchet"]),
                    ("Yuhao", ["Yu", "Xu", "Miao", "Xu", "Xie"])]),
+    # the cites not alike at the start ride as one group with those the first split sets apart
+    # (five names), a later split's riders as the next group (six)
+    "first-split-joins": ("apa", [("Zhen", ["Li", "Wang", "Aa", "Ab", "Ac"]), ("Zhen", ["Li", "Wang", "Ba", "Bb", "Bc"]),
+                                  ("Zhen", ["Li", "Xu", "Ca", "Cb", "Cc"]), ("Zhen", ["Li", "Yu", "Da", "Db", "Dc"]),
+                                  ("Zhen", ["Cai", "Ea", "Eb", "Ec", "Ed"]), ("Zhen", ["Dong", "Fa", "Fb", "Fc", "Fd"]),
+                                  ("Yan", ["Ma", "Ga", "Gb", "Gc", "Gd"]), ("Yan", ["Lv", "Ha", "Hb", "Hc", "Hd"])]),
+    # riders show the first added name's given name in full once the list tried it, kept or not
+    "first-added-in-full": ("modern-language-association",
+                            [("Haotian", ["Li", "Wang", "Aa", "Ab", "Ac"]), ("Haotian", ["Li", "Zhang", "Ba", "Bb", "Bc"]),
+                             ("Long", ["Ea", "Eb", "Ec", "Ed", "Ee"]), ("Wayne", ["Fa", "Fb", "Fc", "Fd", "Fe"])]),
+    # ... and so do riders stopped at a step adding a name they do not have
+    "rider-stop-in-full": ("modern-language-association",
+                           [("Xinpeng", ["Mao", "Xu", "Zheng", "Shi", "Ka", "Kb", "Kc", "Kd", "Ke", "Kf"]),
+                            ("Xinpeng", ["Mao", "Xu", "Zheng", "Yang", "Ma", "Mb", "Mc", "Md", "Me", "Mf"]),
+                            ("Lei", ["Li", "Luo"]), ("Jia", ["Qi", "Wang"])]),
+    # MLA: a list stopped there with nothing set apart yet takes the condition, its cites in the
+    # form the list began with
+    "rider-stop-condition": ("modern-language-association",
+                             [("Tom", ["Aa", "Ab", "Ac", "Ad", "Ae", "Af", "Ag", "Ah", "Ai"]),
+                              ("Xinpeng", ["Mao", "Xu", "Zheng", "Shi", "Ka", "Kb", "Kc", "Kd", "Ke", "Kf"]),
+                              ("Xinpeng", ["Mao", "Xu", "Zheng", "Yang", "Ma", "Mb", "Mc", "Md", "Me", "Mf"]),
+                              ("Lei", ["Li", "Luo"]), ("Jia", ["Qi", "Wang"])]),
+    # riders carried into the list of the partners set apart last ride with it, and are then
+    # forced one name further (Harvard: four names where the Huaihais need three)
+    "carried-forced": ("harvard-cite-them-right",
+                       [("Hanqi", ["Huang", "Zhu", "Liu", "Qa", "Qb", "Qc", "Qd", "Qe", "Qf", "Qg", "Qh", "Qi"]),
+                        ("Huaihai", ["Chen", "Cao", "Ji", "Ka"]), ("Huaihai", ["Chen", "Ji", "Chen", "Kb", "Kc", "Kd"]),
+                        ("Yuanjie", ["Wang", "Huang", "Xu"]), ("Bochen", ["Jia", "Cai", "Zhu"])]),
     # the riders' extra name counts from the last list resolved: the part set apart needs a second
     # name, so the riders show a third
     "after-last-list": ("modern-language-association",
@@ -503,6 +547,24 @@ def test_added_names_rules_agree_with_citeproc_js(tag: str) -> None:
     assert not differing, report
 
 
+@pytest.mark.parametrize("style", ["apa", "chicago-author-date"])
+def test_editors_do_not_make_a_cite_ambiguous(style: str) -> None:
+    """A departure kept to the specification: citeproc-js counts the proceedings' first editor
+    when it decides whether a first author's name is ambiguous under a global given-name rule,
+    so a paper by "Wei Zhang" cited alone reads "(W. Zhang et al. …)" because the first editor
+    is "Tong Zhang" (the volume's Li, Zhu or Dong, later editors, get no initials); the specification disambiguates the names rendered in cites (and APA adds initials
+    where first authors of the reference list share a family name), so ours reads "(Zhang et
+    al. …)".  Co-authors do not count for citeproc-js either."""
+    items = coauthor_document("editors", [("Wei", ["Bo", "Cai"]), ("Li", ["Xu", "Yu"])])
+    for item in items:
+        item["author"][0]["family"] = "Zhang" if item["id"].endswith("-0") else "Qian"
+        item["editor"] = [{"family": "Zhang", "given": "Tong"}, {"family": "Dudik", "given": "Miroslav"}]
+    cites = {e.id: e for e in compare_style(items, style) if e.kind == "citation" and e.format == "text"}
+    zhang, other = cites["editors-0"], cites["editors-1"]
+    assert zhang.citeproc_js.startswith("(W. Zhang et al.") and zhang.ours.startswith("(Zhang et al.")
+    assert other.ours == other.citeproc_js
+
+
 def test_added_names_documents_exercise_the_rules() -> None:
     """The documents above show what they are for (citeproc-js's output, checked by the test above)."""
     out = {tag: [e.citeproc_js for e in compare_style(coauthor_document(tag, cites), style)
@@ -527,5 +589,15 @@ def test_added_names_documents_exercise_the_rules() -> None:
     assert out["head-short-no-riders"][:2] == ["(J. Chi, Lee, Kim, Ko, et al., 2026)",
                                                "(J. Chi, Lee, Kim, Kim, et al., 2026)"]
     assert out["head-whole"][3] == "(K. Chi, Liu, Tang, Zhang, et al., 2026)"
+    assert out["first-split-joins"][2:] == ["(Z. Chi, Li, Xu, Ca, Cb, & Cc, 2026)", "(Z. Chi, Li, Yu, Da, Db, & Dc, 2026)",
+                                            "(Z. Chi, Cai, Ea, Eb, Ec, et al., 2026)",
+                                            "(Z. Chi, Dong, Fa, Fb, Fc, et al., 2026)",
+                                            "(Y. Chi, Ma, Ga, Gb, Gc, et al., 2026)", "(Y. Chi, Lv, Ha, Hb, Hc, et al., 2026)"]
+    assert out["first-added-in-full"][2] == "(L. Chi, Ann Ea, Eb, Ec, et al.)"
+    assert out["rider-stop-in-full"][2:] == ["(L. Chi, Ann Li, and Luo)", "(J. Chi, Ann Qi, and Wang)"]
+    assert out["rider-stop-condition"][1:] == ["(X. Chi et al., “Study Number 1”)", "(X. Chi et al., “Study Number 2”)",
+                                               "(L. Chi et al., “Study Number 3”)", "(J. Chi et al., “Study Number 4”)"]
+    assert out["carried-forced"][3:] == ["(Yuanjie Chi, Ann Wang, Huang and Xu, 2026)",
+                                         "(Bochen Chi, Ann Jia, Cai and Zhu, 2026)"]
 
 

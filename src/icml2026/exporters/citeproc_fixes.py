@@ -653,8 +653,9 @@ _WORDS = re.compile(r"(\s+)")
 # "Group–Inspired"), and after a closing bracket or a period ("(Hyper)Graph", "e.g.")
 _PART_SEPARATOR = re.compile(r"[-/\u2013\u2014]|(?<=[)\].])(?=\w)")
 # once one of these has appeared in a title, citeproc-js no longer capitalises a stop word or a
-# single letter that begins a hyphenated word ("Cats X-Ray" but "Cats, x-Ray"; observed)
-_ENDS_LEADING_COMPOUNDS = frozenset("-,.:;()[]/'’‘“”\"\u2013\u2014")
+# single letter that begins a hyphenated word ("Cats X-Ray" but "Cats, x-Ray"); each observed,
+# and "& + = * { } … 2" observed not to ("Cats & Dogs X-Ray")
+_ENDS_LEADING_COMPOUNDS = frozenset("-,.:;?!()[]/'’‘“”\"\u2013\u2014")
 _SENTENCE_ENDS = frozenset(":?!")
 _LETTERS_BEFORE_DIGIT = re.compile(r"^([^\W\d_]+)\d.*")
 

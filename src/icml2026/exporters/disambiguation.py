@@ -52,6 +52,11 @@ from typing import Any
 
 FAMILY, INITIALS, FULL = 0, 1, 2  # given-name levels of a rendered name
 CONDITION = -1  # a step that sets the ``disambiguate="true"`` condition, not a given-name level
+# the lists a set is taken through, queued as (cites, first step, kind, riders carried): a list
+# of cites alike; the riders of a list set apart on the way (:meth:`Disambiguator._forced_step`);
+# the partners a list set apart last, with the riders it carried along
+FRESH, FORCED, CARRIED = "fresh", "forced", "carried"
+Queued = tuple[list[str], int, str, list[str]]
 GLOBAL_RULES = ("all-names", "all-names-with-initials", "primary-name", "primary-name-with-initials")
 
 
@@ -366,10 +371,9 @@ class Disambiguator:
         self._bib_steps = self._steps(group, expand=expand)
         self._set_start = {key: self._saved(key) for key in group}
         self._last_count = 0
-        queue: list[tuple[list[str], int, bool]] = [(list(group), 0, False)]
+        queue: list[Queued] = [(list(group), 0, FRESH, [])]
         while queue:
-            members, first, forced = queue.pop(0)
-            queue += self._list(members, first, forced)
+            queue += self._list(*queue.pop(0))
 
     def _list_order(self, keys: Iterable[str]) -> list[str]:
         """A list's cites in the order that picks its base (observed with citeproc-js): by the
@@ -380,7 +384,7 @@ class Disambiguator:
     def _clashing(self, base: str, keys: Iterable[str]) -> list[str]:
         return [key for key in keys if key != base and self.texts[key] == self.texts[base]]
 
-    def _list(self, members: list[str], first: int, forced: bool) -> list[tuple[list[str], int, bool]]:
+    def _list(self, members: list[str], first: int, kind: str, carried: list[str]) -> list[Queued]:
         """One list of cites taken through the steps from *first* on; returns the lists it leaves.
 
         What follows was observed with citeproc-js on hand-made documents, varying one thing
@@ -388,13 +392,20 @@ class Disambiguator:
 
         * cites at the head of the list (:meth:`_list_order`) that clash with none of it are
           done; the first that clashes is the *base*, the cites rendering like it its partners,
-          the others *riders*; a lone rider keeps its form throughout;
+          the others *riders*;
+        * riders go in groups: those not alike at the list's start with those the first split
+          sets apart, then one group per later split, and the riders a list carried in
+          (below); a group of one keeps its form throughout;
         * a step is kept where the base clashes with fewer cites, and taken by the partners
-          and, two or more of them, the riders; partners it sets apart become riders;
-        * once the base is unique, with no cite set apart before, the rest of the list goes on
-          as a list of its own from the next step;
-        * otherwise the partners set apart by that last step go on as a list from the next
-          step, and the riders as a *forced* list (:meth:`_forced_step`);
+          and the groups of riders; the partners it sets apart (a *split*) become riders;
+        * once the base is unique, with no cite set apart before, the riders carried in are
+          forced on (:meth:`_forced_step`) and the rest goes on as a list of its own from the
+          next step;
+        * otherwise the partners set apart by that last step, if some are still alike, go on
+          as a list carrying every group of riders along; if none is, each group goes on as a
+          *forced* list (:meth:`_forced_step`), in the order they were set apart; riders
+          carried or forced show the first added name's given name in full if the list tried
+          it (:meth:`_first_added_in_full`);
         * a step that adds a name some rider does not have stops the riders at the names of
           the step before (:meth:`_beyond_a_rider`); one that adds a name the cite heading the
           set's first list does not have stops the list (:meth:`_beyond_the_head`);
@@ -404,7 +415,7 @@ class Disambiguator:
         steps = self._bib_steps
         number = first
         members = self._list_order(members)
-        if forced:
+        if kind == FORCED:
             after = self._forced_step(members)
             if after is None:
                 return []
@@ -417,21 +428,29 @@ class Disambiguator:
             return []
         # the set's first list, led by a cite the given names set apart (global rules): the
         # names that cite has bound the steps (:meth:`_beyond_the_head`)
-        leader = head[0] if head and first == 0 and not forced else None
+        leader = head[0] if head and first == 0 and kind == FRESH else None
+        start = {key: self._saved(key) for key in members + carried}
         base = members[0]
         partners = [base, *self._clashing(base, members)]
-        riders = [key for key in members if key not in partners]
-        if len(riders) == 1:
-            riders = []  # a lone rider keeps its form, even once others join the riders
+        # riders in groups (the first joined by the first split); a group of one keeps its form
+        first_riders = [key for key in members if key not in partners]
+        groups = [first_riders if len(first_riders) > 1 else []]
         split = False
         while number < len(steps):
             step = steps[number]
-            if len(riders) > 1 and self._beyond_a_rider(step, base, riders):
+            riders = carried + [key for group in groups if len(group) > 1 for key in group]
+            if riders and self._beyond_a_rider(step, base, riders):
+                if not split and self.options.has_disambiguate:  # MLA: the list's cites take the
+                    for key in partners + riders:  # condition in the form they came with
+                        self._restore(key, start[key])
+                        self._apply(key, steps[-1])
+                    return []
                 self._show_names(riders if split else partners + riders, step[0] - 1)
+                self._first_added_in_full(riders, base, number)
                 if not split:
                     return []  # the list stops there, its partners still alike
-                riders = []  # the riders stop; the partners go on alone
-            moving = partners + riders if len(riders) > 1 else partners  # a lone rider keeps its form
+                groups, carried, riders = [], [], []  # the riders stop; the partners go on alone
+            moving = partners + riders
             before = {key: self._saved(key) for key in moving}
             for key in before:
                 self._apply(key, step)
@@ -442,7 +461,7 @@ class Disambiguator:
                     for key, saved in before.items():
                         self._restore(key, saved)
                     return []
-                if len(riders) > 1:  # the riders, and what the step sets apart unless split before, go back
+                if riders:  # the riders, and what the step sets apart unless split before, go back
                     apart = [key for key in partners if key != base]
                     for key in riders + ([] if split else apart):
                         self._restore(key, self._set_start[key])
@@ -454,19 +473,27 @@ class Disambiguator:
                 continue
             apart = [key for key in partners if key != base and key not in still]
             if still:
+                if split:
+                    groups.append(apart)
+                else:
+                    groups[0] += apart
                 split = True
                 partners = [base, *still]
-                riders += apart
                 continue
             self._last_count = step[0]
-            if not split:
-                rest = apart + riders
-                return [(rest, number, False)] if len(rest) > 1 else []
-            lists = [(apart, number, False)] if len(apart) > 1 else []
-            if len(riders) > 1:
-                lists.append((riders, number, True))
-            return lists
-        for key in riders:
+            forced = [group for group in groups if len(group) > 1]
+            if not split:  # the riders carried in are forced on; the others go on with the rest
+                self._first_added_in_full(carried, base, number)
+                rest = apart + [key for group in forced for key in group]
+                lists: list[Queued] = [(carried, number, FORCED, [])] if carried else []
+                return lists + ([(rest, number, FRESH, [])] if len(rest) > 1 else [])
+            forced = ([carried] if carried else []) + forced
+            movers = [key for group in forced for key in group]
+            self._first_added_in_full(movers, base, number)
+            if self._ambiguous_groups(apart):  # partners set apart still alike go on, carrying the riders
+                return [(apart, number, CARRIED, movers)]
+            return [(group, number, FORCED, []) for group in forced]
+        for key in carried + [key for group in groups for key in group]:
             self._restore(key, self._set_start[key])
         return []
 
@@ -490,6 +517,21 @@ class Disambiguator:
         return (index is None and level != CONDITION and self.names_max[base].get(0, 0) >= count
                 and any(self.names_max[key].get(0, 0) < count for key in riders))
 
+    def _first_added_in_full(self, riders: list[str], base: str, number: int) -> None:
+        """Riders forced on, carried along or stopped show the first name added to the base's
+        with its given name in full once the list has tried that name in full, kept or not
+        (observed with citeproc-js, MLA: "L. Chi, Ann Ea, Eb, et al." where the base's "Li,
+        Wang" needed three names; a name added later keeps its form)."""
+        index = self._base_shown[base]
+        if not any(step[1] == index and step[2] == FULL for step in self._bib_steps[:number]):
+            return
+        for key in riders:
+            trial = self.settings[key].copy()
+            if trial.givens.get((0, index), FAMILY) < FULL:
+                trial.givens[(0, index)] = FULL
+                self.settings[key] = trial
+                self.texts[key] = self._render(key, trial)
+
     def _show_names(self, keys: list[str], count: int) -> None:
         number = self._one_name_more(count - 1)
         if number is not None:
@@ -497,19 +539,20 @@ class Disambiguator:
                 self._apply(key, self._bib_steps[number])
 
     def _forced_step(self, members: list[str]) -> int | None:
-        """Riders set apart on the way: they first show one name more than the last step a
-        list of the set was resolved at (None: no cite has more), taken by all of them where it
-        changes the one with the fewest names, by none otherwise (observed with citeproc-js).
-        Returns the next step."""
-        number = self._one_name_more(self._last_count)
+        """Riders set apart on the way: they show one name more than the last count a list of
+        the set was resolved or forced at, or as many as the one with the fewest names has if
+        that is fewer (observed with citeproc-js: two groups of riders show three and four
+        names, or three and three where the second has a cite of three names).  Returns the
+        next step (None: the set has no such step)."""
+        if self._one_name_more(self._last_count) is None:
+            return None  # no cite of the set has more names (or the condition resolved the list)
+        fewest = min(self.names_max[key].get(0, 0) for key in members)
+        number = self._one_name_more(min(self._last_count + 1, fewest) - 1)
         if number is None:
             return None
-        step = self._bib_steps[number]
-        fewest = min(members, key=lambda k: (self.names_max[k].get(0, 0), self.item_ids[k]))
-        if self._apply(fewest, step):
-            for key in members:
-                if key != fewest:
-                    self._apply(key, step)
+        for key in members:
+            self._apply(key, self._bib_steps[number])
+        self._last_count = self._bib_steps[number][0]
         return number + 1
 
     def _one_name_more(self, count: int) -> int | None:
