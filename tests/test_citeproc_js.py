@@ -24,9 +24,11 @@ in-text: a quick sample always, every 4th set with ``-m slow``, every set
 with ``ICML2026_ORACLE_FULL=1``; the share that must agree is the one
 last measured (``MIN_COLLISION_AGREEMENT``, floored to a whole percent; the
 target is 99%), and every difference is listed (``collisions``; regenerate
-the file with ``tests/citeproc_js/update_known_differences.py --step 4``,
-which compares the slow test's sets and the quick sample; a listed collision
-gives its class, explained once in the file, and the words that differ).
+the file with ``tests/citeproc_js/update_known_differences.py``, every set,
+~30 minutes; ``--step 4`` compares only the slow test's sets and the quick
+sample, and leaves out the others' differences until the next whole run; a
+listed collision gives its class, explained once in the file, and the words
+that differ).
 """
 
 from __future__ import annotations

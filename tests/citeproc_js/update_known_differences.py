@@ -3,6 +3,9 @@
     python tests/citeproc_js/update_known_differences.py            # every colliding set (~30 min)
     python tests/citeproc_js/update_known_differences.py --step 4   # every 4th set (the slow test's) and the quick sample
 
+The file is committed from a whole run (``ICML2026_ORACLE_FULL=1`` compares every set); a
+``--step 4`` run is for trying a change, and leaves out the other sets' differences.
+
 Two sections: ``differences`` (the complete seed papers and the synthetic stress
 records of ``tests/test_citeproc_js.py``; an existing reason is kept) and
 ``collisions`` (the sets of volume papers sharing first author and year).
