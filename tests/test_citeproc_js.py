@@ -90,14 +90,15 @@ def normalise(text: str) -> str:
     return wrapped.group(1).strip() if wrapped else text
 
 
-def run_citeproc_js(items: list[dict], style: str) -> dict:
+def run_citeproc_js(items: list[dict], style: str, *, formats: tuple[str, ...] = FORMATS,
+                    timeout: int = 120) -> dict:
     import citeproc
 
     # lang None: citeproc-js uses the style's default-locale (Nature: en-GB), as we do by default
     request = {"style": str(style_path(style)), "locales": citeproc.LOCALES_PATH, "lang": None,
-               "items": items, "formats": list(FORMATS), "citations": True}
+               "items": items, "formats": list(formats), "citations": True}
     run = subprocess.run(["node", str(SCRIPT)], input=json.dumps(request), capture_output=True, check=False,
-                         text=True, timeout=120)
+                         text=True, timeout=timeout)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
 

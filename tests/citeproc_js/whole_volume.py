@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -29,7 +28,6 @@ def main() -> int:
     parser.add_argument("style", help="a style of tests/test_citeproc_js.py STYLES, e.g. apa")
     parser.add_argument("--out", help="write the differing entries to this JSON file")
     args = parser.parse_args()
-    import citeproc
     import test_citeproc_js as oracle
     from update_known_differences import classify
 
@@ -37,14 +35,7 @@ def main() -> int:
     from icml2026.exporters.csl import to_csl
 
     items = [to_csl(paper, abstract=False) for paper in icml2026.load().complete]
-    request = {"style": str(oracle.style_path(args.style)), "locales": citeproc.LOCALES_PATH, "lang": None,
-               "items": items, "formats": ["text"], "citations": True}
-    run = subprocess.run(["node", str(oracle.SCRIPT)], input=json.dumps(request), capture_output=True,
-                         check=False, text=True, timeout=3600)
-    if run.returncode != 0:
-        print(run.stderr[-3000:], file=sys.stderr)
-        return 1
-    theirs = json.loads(run.stdout)["text"]
+    theirs = oracle.run_citeproc_js(items, args.style, formats=("text",), timeout=3600)["text"]
     bibliography, cites = oracle.our_entries(items, args.style)["text"]
     ours = dict(bibliography)
     differing = {
