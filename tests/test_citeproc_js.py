@@ -239,10 +239,10 @@ def test_known_differences_have_reasons(known: dict, known_collisions: dict) -> 
 SET_MAX = 30
 QUICK_SETS = 4  # sets compared by the quick test (spread over the volume, the largest included)
 SLOW_STEP = 4  # the slow test compares every 4th set; ICML2026_ORACLE_FULL=1: every set
-# measured 99.39% on the slow test's sets with the quick sample (every 4th, 38,640 entries: APA 97.83%,
-# IEEE, MLA and NLM 100%, Chicago 99.60%, Nature 99.93%, Harvard 98.41%; 224 of the 234 differences
-# are the year suffixes we give cites citeproc-js leaves alike), 99.55% on every set (136,584
-# entries; 99.88% without the year suffixes), the quick sample 100%; floored, the target
+# measured 99.37% on the slow test's sets (every 4th, 113 sets, 37,212 entries: APA 97.74%, IEEE,
+# MLA and NLM 100%, Chicago 99.59%, Nature 99.92%, Harvard 98.34%; most differences are the year
+# suffixes we give cites citeproc-js leaves alike), 99.56% on every set (136,584 entries; 99.89%
+# without the year suffixes), the quick sample 100%; floored, the target
 MIN_COLLISION_AGREEMENT = 0.99
 
 
@@ -350,6 +350,47 @@ def test_disambiguation_agrees_with_citeproc_js(all_sets: list[list[dict]], know
     check_collisions(all_sets[::step], known_collisions, "every set" if step == 1 else f"every {step}th set")
 
 
+# The whole volume as one APA document, as ``dist-data/references-apa.*`` is (the collision sets
+# above cut a family of more than 30 papers into documents of at most 30; here the largest
+# families, under APA's global given-name rule, go through their lists whole).  citeproc-js leaves
+# 438 citations alike there ("(W. Zhang et al., 2026)" for several papers), without year suffixes;
+# ours give them suffixes, the specification's rule, so those citations and their entries differ
+# by the suffix alone.  Any other difference counts against this cap (one now: wang2026very shows
+# a fourth name that citeproc-js leaves out).  ``tests/citeproc_js/whole_volume.py`` prints them.
+WHOLE_VOLUME_OTHER_DIFFERENCES = 5
+
+
+def without_year_suffix(text: str) -> str:
+    return re.sub(r"\b(\d{4})[a-z]{1,2}\b", r"\1", text)
+
+
+@pytest.mark.slow(seconds=150)
+def test_whole_volume_as_one_apa_document(volume: icml2026.PaperCollection) -> None:
+    from collections import Counter
+
+    items = [to_csl(paper, abstract=False) for paper in volume.complete]
+    assert len(items) > 6500
+    theirs = run_citeproc_js(items, "apa", formats=("text",), timeout=1800)["text"]
+    bibliography, cites = our_entries(items, "apa")["text"]
+    assert [key for key, _ in bibliography] == theirs["ids"], "the bibliography order differs"
+    their_cite = {key: normalise(entry) for (key, _), entry in zip(cites, theirs["citations"])}
+    left_alike = Counter(their_cite.values())
+    ours = {"entry": dict(bibliography), "citation": dict(cites)}
+    pairs = [("entry", key, entry) for key, entry in zip(theirs["ids"], theirs["entries"])]
+    pairs += [("citation", key, entry) for (key, _), entry in zip(cites, theirs["citations"])]
+    suffixed, other = [], []
+    for kind, key, entry in pairs:
+        mine, entry = normalise(ours[kind][key]), normalise(entry)
+        if mine == entry:
+            continue
+        if left_alike[their_cite[key]] > 1 and without_year_suffix(mine) == entry:
+            suffixed.append(key)
+        else:
+            other.append(f"{kind} {key}\n  ours:        {mine}\n  citeproc-js: {entry}")
+    assert suffixed, "citeproc-js no longer leaves cites alike: update the comment above"
+    assert len(other) <= WHOLE_VOLUME_OTHER_DIFFERENCES, "\n".join(other)
+
+
 # -- by-cite disambiguation on hand-made documents: the rules of Disambiguator._list -----------
 
 def by_cite_document(tag: str, cites: list[tuple]) -> list[dict]:
@@ -432,6 +473,8 @@ def coauthor_document(tag: str, cites: list[tuple[str, list[str]]]) -> list[dict
 
 
 _TEN = ["Li", "Zhang", "Sun", "Lia", "Dai", "Ea", "Eb", "Ec", "Ed", "Ee"]
+_JH, _YQ, _YU = ["Qin", "Zhao", "Li", "Wang", "Li"], ["Liu", "Huang", "Gui", "Wang", "Liu"], ["Liu", "Huang", "Du", "Huang"]
+_YF, _YX = ["Wang", "Zhang", "Zhou", "Gu"], ["Wang", "Zhang", "Ye", "Cai", "Shi", "Gu", "Xa", "Xb", "Xc", "Xd", "Xe"]
 ADDED_NAMES_DOCUMENTS: dict[str, tuple[str, list[tuple[str, list[str]]]]] = {
     # APA (the given-name rule is global: initials first, then whole lists): the base's part needs a
     # third name, so the cites a second name set apart, and the riders, show a fourth
@@ -525,6 +568,39 @@ ADDED_NAMES_DOCUMENTS: dict[str, tuple[str, list[tuple[str, list[str]]]]] = {
                          ("Shutong", ["Zhong", "Wang", "Hu", "Pan", "Wang"]),
                          ("Ruomeng", ["Gao", "Zollo", "Bachmat", "Zemel", "Deng"]),
                          ("Xueying", ["Wen", "Kluettermann", "Akoglu"])]),
+    # the whole volume as one document (APA, the Chen, Huang and Min families) cut down to what
+    # decides: a rider of three names ("J. Chi, Dong, & Xie") stops the riders at the third name;
+    # the cites stopped after it in the list go on as a list of their own, the two "Y. Chi, Liu,
+    # Huang" telling themselves apart by a fourth name, the lone "J. Chi, Qin, Zhao" staying ...
+    "stop-lone-after": ("apa", [("Jiahao", _JH), ("Junxi", ["Dong", "Xie"]), ("Yeqiu", _YQ), ("Yu", _YU),
+                                ("Yufei", _YF), ("Yuxin", _YX)]),
+    # ... two after it (with "W. Chi") ride with that list to a fourth name
+    "stop-goes-on-after": ("apa", [("Jiahao", _JH), ("Junxi", ["Dong", "Xie"]), ("Yeqiu", _YQ), ("Yu", _YU),
+                                   ("Yufei", _YF), ("Yuxin", _YX), ("William", ["Xa", "Xb", "Xc", "Xd", "Xe", "Xf"])]),
+    # ... with nothing set apart yet, the partner after the short rider goes on with the rest
+    # and its base, before it, keeps three names ("Y. Chi, Wang, Zhang, et al.")
+    "stop-not-split": ("apa", [("Lin", ["Zhao", "Ding", "Feng", "Miao", "Wang", "Guo", "Xa", "Xb", "Xc", "Xd", "Xe"]),
+                               ("Yuxin", _YX), ("Dengsheng", ["Shi", "Wu"]), ("Yu", _YU),
+                               ("Liang", ["Han", "Shen", "Bai", "Wong"]), ("Yufei", _YF), ("Yeqiu", _YQ)]),
+    # ... and where the step a short rider stops would not tell the base apart, the list gives
+    # up as if its steps had run out: every cite in its first form, year suffixes
+    "stop-gives-up": ("apa", [("Shimeng", ["Robinson", "Locatello"]),
+                              ("Zixuan", ["Xia", "Ren", "Zheng", "Xiao", "Xie", "Xa", "Xb", "Xc", "Xd", "Xe", "Xf", "Xg"]),
+                              ("Canbin", ["Shi", "Quan", "Wang", "Zhang", "Wang"]),
+                              ("Zixuan", ["Xia", "Ren", "Zheng", "Wang", "Zhang", "Xie", "Xa", "Xb", "Xc", "Xd", "Xe",
+                                          "Xf", "Xg"])]),
+    # the cite heading the set's first list ("C. Chi", three names) bounds the later lists too:
+    # the "G. Chi" told apart by a fourth name, whole, keeps it; the others go back to their first form
+    "head-in-later-list": ("apa", [("Guang", ["Huang", "Wan", "Wang", "Chen"]), ("Cheng", ["Wang", "Zhao"]),
+                                   ("Zeping", ["Xu", "You", "Yin", "Wang"]), ("Yue", ["Qiao", "Chen", "Li"]),
+                                   ("Guang", ["Huang", "Wan", "Chen"]),
+                                   ("Marcus", ["He", "Li", "Yi", "Malik", "Gupta", "Xa", "Xb"]),
+                                   ("Yizhou", ["Lu", "Li", "Zhang", "Teng"]), ("Yinjie", ["Peng", "Zou"])]),
+    # ... and a later list that gives up there sends its riders back to their first form
+    "head-gives-up-later": ("apa", [("Yoonah", ["Pyun", "Jo"]), ("Sungwo", ["Lee", "Kim"]),
+                                    ("Sejun", ["Park", "Hwang"]), ("Sejun", ["Park", "Hwang"]), ("Sejun", ["Park", "Hwang"]),
+                                    ("Haemin", ["Klabjan", "Braun", "Li", "An"]),
+                                    ("Giseun", ["Nam", "Byeon", "Leshem", "Sung"])]),
 }
 
 
@@ -598,6 +674,18 @@ def test_added_names_documents_exercise_the_rules() -> None:
                                             "(Y. Chi, Ma, Ga, Gb, Gc, et al., 2026)", "(Y. Chi, Lv, Ha, Hb, Hc, et al., 2026)"]
     assert out["first-added-in-full"][2] == "(L. Chi, Ann Ea, Eb, Ec, et al.)"
     assert out["rider-stop-in-full"][2:] == ["(L. Chi, Ann Li, and Luo)", "(J. Chi, Ann Qi, and Wang)"]
+    assert out["stop-lone-after"][0] == "(J. Chi, Qin, Zhao, et al., 2026)"
+    assert out["stop-lone-after"][2:4] == ["(Y. Chi, Liu, Huang, Gui, et al., 2026)", "(Y. Chi, Liu, Huang, Du, et al., 2026)"]
+    assert out["stop-goes-on-after"][0] == "(J. Chi, Qin, Zhao, Li, et al., 2026)"
+    assert out["stop-goes-on-after"][6] == "(W. Chi, Xa, Xb, Xc, et al., 2026)"
+    assert out["stop-not-split"][1] == "(Y. Chi, Wang, Zhang, et al., 2026)"
+    assert out["stop-not-split"][4:6] == ["(L. Chi, Han, Shen, Bai, et al., 2026)", "(Y. Chi, Wang, Zhang, Zhou, et al., 2026)"]
+    assert out["stop-gives-up"] == ["(S. Chi et al., 2026)", "(Z. Chi et al., 2026b)", "(C. Chi et al., 2026)",
+                                    "(Z. Chi et al., 2026a)"]
+    assert out["head-in-later-list"][4:7] == ["(G. Chi, Huang, Wan, & Chen, 2026)", "(M. Chi et al., 2026)",
+                                              "(Y. Chi et al., 2026)"]
+    assert out["head-in-later-list"][0] == "(G. Chi et al., 2026)"
+    assert out["head-gives-up-later"][5:] == ["(H. Chi et al., 2026)", "(G. Chi et al., 2026)"]
     assert out["rider-stop-condition"][1:] == ["(X. Chi et al., “Study Number 1”)", "(X. Chi et al., “Study Number 2”)",
                                                "(L. Chi et al., “Study Number 3”)", "(J. Chi et al., “Study Number 4”)"]
     assert out["carried-forced"][3:] == ["(Yuanjie Chi, Ann Wang, Huang and Xu, 2026)",

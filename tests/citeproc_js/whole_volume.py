@@ -7,6 +7,7 @@ The collision oracle (``tests/test_citeproc_js.py``) cuts a family of more than 
 documents of at most 30; this puts all 6,552 complete papers in one document, as the shipped
 ``dist-data/references-*`` are, and prints how many bibliography entries and in-text citations
 (text format) differ, by class (``update_known_differences.classify``) and by family.
+``tests/test_citeproc_js.py::test_whole_volume_as_one_apa_document`` holds the APA case.
 """
 
 from __future__ import annotations

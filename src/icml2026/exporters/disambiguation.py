@@ -371,6 +371,7 @@ class Disambiguator:
         self._bib_steps = self._steps(group, expand=expand)
         self._set_start = {key: self._saved(key) for key in group}
         self._last_count = 0
+        self._leader: str | None = None
         queue: list[Queued] = [(list(group), 0, FRESH, [])]
         while queue:
             queue += self._list(*queue.pop(0))
@@ -407,8 +408,12 @@ class Disambiguator:
           carried or forced show the first added name's given name in full if the list tried
           it (:meth:`_first_added_in_full`);
         * a step that adds a name some rider does not have stops the riders at the names of
-          the step before (:meth:`_beyond_a_rider`); one that adds a name the cite heading the
-          set's first list does not have stops the list (:meth:`_beyond_the_head`);
+          the step before (:meth:`_beyond_a_rider`), and the cites stopped after the last such
+          rider go on as a list (:meth:`_after_a_stop`); with nothing set apart yet, the list
+          stops there whole, or, if that step would not tell its base apart, gives up as if
+          its steps had run out;
+        * a step that adds a name the cite heading the set's first list does not have stops
+          this list or any later one of the set (:meth:`_beyond_the_head`);
         * when the steps run out, the riders go back to the form they had before the set's
           first list.
         """
@@ -427,8 +432,10 @@ class Disambiguator:
         if len(members) < 2:
             return []
         # the set's first list, led by a cite the given names set apart (global rules): the
-        # names that cite has bound the steps (:meth:`_beyond_the_head`)
-        leader = head[0] if head and first == 0 and kind == FRESH else None
+        # names that cite has bound the steps of every list of the set (:meth:`_beyond_the_head`)
+        if first == 0 and kind == FRESH:
+            self._leader = head[0] if head else None
+        leader = self._leader if kind == FRESH else None
         start = {key: self._saved(key) for key in members + carried}
         base = members[0]
         partners = [base, *self._clashing(base, members)]
@@ -436,6 +443,7 @@ class Disambiguator:
         first_riders = [key for key in members if key not in partners]
         groups = [first_riders if len(first_riders) > 1 else []]
         split = False
+        gone_on: list[Queued] = []
         while number < len(steps):
             step = steps[number]
             riders = carried + [key for group in groups if len(group) > 1 for key in group]
@@ -445,10 +453,15 @@ class Disambiguator:
                         self._restore(key, start[key])
                         self._apply(key, steps[-1])
                     return []
+                if not split and not self._tells_apart(step, partners):  # the list gives up as if
+                    for key in riders:  # its steps had run out
+                        self._restore(key, self._set_start[key])
+                    return []
                 self._show_names(riders if split else partners + riders, step[0] - 1)
                 self._first_added_in_full(riders, base, number)
-                if not split:
-                    return []  # the list stops there, its partners still alike
+                if not split:  # the list stops there, its partners still alike
+                    return self._after_a_stop(partners + riders, step, number)
+                gone_on += self._after_a_stop(riders, step, number)
                 groups, carried, riders = [], [], []  # the riders stop; the partners go on alone
             moving = partners + riders
             before = {key: self._saved(key) for key in moving}
@@ -457,9 +470,11 @@ class Disambiguator:
             still = self._clashing(base, partners)
             number += 1
             if leader is not None and self._beyond_the_head(step, leader):
-                if still:  # the list gives up, its partners alike
+                if still:  # the list gives up, its partners alike, its riders in their first form
                     for key, saved in before.items():
                         self._restore(key, saved)
+                    for key in riders:
+                        self._restore(key, self._set_start[key])
                     return []
                 if riders:  # the riders, and what the step sets apart unless split before, go back
                     apart = [key for key in partners if key != base]
@@ -486,24 +501,45 @@ class Disambiguator:
                 self._first_added_in_full(carried, base, number)
                 rest = apart + [key for group in forced for key in group]
                 lists: list[Queued] = [(carried, number, FORCED, [])] if carried else []
-                return lists + ([(rest, number, FRESH, [])] if len(rest) > 1 else [])
+                return lists + ([(rest, number, FRESH, [])] if len(rest) > 1 else []) + gone_on
             forced = ([carried] if carried else []) + forced
             movers = [key for group in forced for key in group]
             self._first_added_in_full(movers, base, number)
             if self._ambiguous_groups(apart):  # partners set apart still alike go on, carrying the riders
-                return [(apart, number, CARRIED, movers)]
-            return [(group, number, FORCED, []) for group in forced]
+                return [(apart, number, CARRIED, movers)] + gone_on
+            return [(group, number, FORCED, []) for group in forced] + gone_on
         for key in carried + [key for group in groups for key in group]:
             self._restore(key, self._set_start[key])
         return []
+
+    def _tells_apart(self, step: Step, partners: list[str]) -> bool:
+        """Whether *step* would leave the base of *partners* clashing with fewer of them (tried, then undone)."""
+        before = {key: self._saved(key) for key in partners}
+        for key in partners:
+            self._apply(key, step)
+        told = len(self._clashing(partners[0], partners)) < len(partners) - 1
+        for key, saved in before.items():
+            self._restore(key, saved)
+        return told
+
+    def _after_a_stop(self, stopped: list[str], step: Step, number: int) -> list[Queued]:
+        """Once a rider without *step*'s name stops the riders, the cites stopped after the last
+        such rider (in list order) go on as a list of their own from that step; those before it
+        keep the form the stop left them in (observed with citeproc-js, APA)."""
+        order = self._list_order(stopped)
+        lacking = [n for n, key in enumerate(order) if self.names_max[key].get(0, 0) < step[0]]
+        rest = order[max(lacking) + 1:] if lacking else order
+        return [(rest, number, FRESH, [])] if len(rest) > 1 else []
 
     def _beyond_the_head(self, step: Step, leader: str) -> bool:
         """Whether *step* adds a name the cite at the head of the set's first list lacks, that
         cite abbreviated at its base form.  Observed with citeproc-js (APA: a "C. Lee et al." of
         three names ahead of two "J. Lee et al."): at such a step, if the base is not yet told
-        apart the list gives up, its partners left alike; if it is, and two or more riders move
-        with it, the riders go back to their form before the set's first list, and so do the
-        partners the step sets apart unless the list was split before; the list ends."""
+        apart the list gives up, its partners left alike, its riders back in their form before
+        the set's first list; if it is, and two or more riders move with it, the riders go back
+        to that form, and so do the partners the step sets apart unless the list was split
+        before; the list ends.  This holds in the later lists of the set too (the volume's Min
+        papers: a "G. Min" told apart by a fourth name, whole, behind a "C. Min" of three)."""
         count, index, level = step
         names = self.names_max[leader].get(0, 0)
         return (index is None and level != CONDITION and self._base_shown[leader] < names < count)
