@@ -420,6 +420,7 @@ class Disambiguator:
         steps = self._bib_steps
         number = first
         members = self._list_order(members)
+        came_with = {key: self._saved(key) for key in members + carried}  # before a forced step
         if kind == FORCED:
             after = self._forced_step(members)
             if after is None:
@@ -466,6 +467,11 @@ class Disambiguator:
             moving = partners + riders
             before = {key: self._saved(key) for key in moving}
             for key in before:
+                if step[2] == CONDITION and kind == FORCED and not head and riders:
+                    # MLA: a forced list led by its base, with riders, that reaches the condition
+                    # takes it in the form its cites came with, without the forced name (observed
+                    # with citeproc-js: the volume's Cao and Le sets, "Nan Chi et al., “Title”")
+                    self._restore(key, came_with.get(key, before[key]))
                 self._apply(key, step)
             still = self._clashing(base, partners)
             number += 1
