@@ -420,7 +420,8 @@ class Disambiguator:
         steps = self._bib_steps
         number = first
         members = self._list_order(members)
-        came_with = {key: self._saved(key) for key in members + carried}  # before a forced step
+        # a forced list's cites as they came, before its forced step (the MLA condition below)
+        came_with = {key: self._saved(key) for key in members + carried} if kind == FORCED else {}
         if kind == FORCED:
             after = self._forced_step(members)
             if after is None:
@@ -455,8 +456,7 @@ class Disambiguator:
                         self._apply(key, steps[-1])
                     return []
                 if not split and not self._tells_apart(step, partners):  # the list gives up as if
-                    for key in riders:  # its steps had run out
-                        self._restore(key, self._set_start[key])
+                    self._back_to_first_form(riders)  # its steps had run out
                     return []
                 self._show_names(riders if split else partners + riders, step[0] - 1)
                 self._first_added_in_full(riders, base, number)
@@ -479,13 +479,11 @@ class Disambiguator:
                 if still:  # the list gives up, its partners alike, its riders in their first form
                     for key, saved in before.items():
                         self._restore(key, saved)
-                    for key in riders:
-                        self._restore(key, self._set_start[key])
+                    self._back_to_first_form(riders)
                     return []
                 if riders:  # the riders, and what the step sets apart unless split before, go back
                     apart = [key for key in partners if key != base]
-                    for key in riders + ([] if split else apart):
-                        self._restore(key, self._set_start[key])
+                    self._back_to_first_form(riders + ([] if split else apart))
                     self._last_count = step[0]
                     return []
             if len(still) >= len(partners) - 1:
@@ -514,9 +512,13 @@ class Disambiguator:
             if self._ambiguous_groups(apart):  # partners set apart still alike go on, carrying the riders
                 return [(apart, number, CARRIED, movers)] + gone_on
             return [(group, number, FORCED, []) for group in forced] + gone_on
-        for key in carried + [key for group in groups for key in group]:
-            self._restore(key, self._set_start[key])
+        self._back_to_first_form(carried + [key for group in groups for key in group])
         return []
+
+    def _back_to_first_form(self, keys: list[str]) -> None:
+        """The form *keys* had before the set's first list."""
+        for key in keys:
+            self._restore(key, self._set_start[key])
 
     def _tells_apart(self, step: Step, partners: list[str]) -> bool:
         """Whether *step* would leave the base of *partners* clashing with fewer of them (tried, then undone)."""
